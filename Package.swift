@@ -1,0 +1,28 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+/// Every target builds with complete strict-concurrency checking, so data races are
+/// compile errors on every platform, not just where a newer toolchain happens to run.
+let strictConcurrency: [SwiftSetting] = [.enableExperimentalFeature("StrictConcurrency")]
+
+let package = Package(
+    name: "ZeroPii",
+    platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6)],
+    products: [
+        .library(name: "ZeroPiiCrypto", targets: ["ZeroPiiCrypto"]),
+        .executable(name: "zeropii-benchmarks", targets: ["ZeroPiiBenchmarks"]),
+    ],
+    targets: [
+        .target(name: "ZeroPiiCrypto", swiftSettings: strictConcurrency),
+        .executableTarget(
+            name: "ZeroPiiBenchmarks",
+            dependencies: ["ZeroPiiCrypto"],
+            swiftSettings: strictConcurrency
+        ),
+        .testTarget(
+            name: "ZeroPiiCryptoTests",
+            dependencies: ["ZeroPiiCrypto"],
+            swiftSettings: strictConcurrency
+        ),
+    ]
+)
