@@ -1,6 +1,13 @@
 /// The AES block cipher (FIPS 197), encryption direction only, bitsliced and
 /// constant-time. Four blocks are encrypted at once; GCM only ever encrypts.
 ///
+/// The rounds are "fixsliced" (Adomnicai and Peyrin, 2020): instead of moving bytes
+/// for ShiftRows every round, the state is left unshifted and each round's MixColumns
+/// reads its columns where the shifted bytes would have been (four variants, by round
+/// number mod 4). Round key `r` is stored pre-shifted by ShiftRows^-r to match, and the
+/// last round applies the accumulated ShiftRows^rounds once. This removes the most
+/// expensive linear step from every round but the last.
+///
 /// The expanded key is kept in bitsliced form, eight words per round, in memory
 /// that is wiped on release. The instance is immutable after initialisation and
 /// so safe to share between threads.
@@ -47,13 +54,19 @@ final class BitslicedAES: @unchecked Sendable {
         roundKeys = UnsafeMutablePointer<UInt64>.allocate(capacity: roundKeyWordCount)
         for round in 0...roundCount {
             // The same round key for all four block slots.
-            let (even, odd) = BitslicedState.interleave(
+            let (evenBytes, oddBytes) = BitslicedState.interleave(
                 schedule[4 * round], schedule[4 * round + 1], schedule[4 * round + 2], schedule[4 * round + 3]
             )
+            let even = evenBytes
+            let odd = oddBytes
             var state = BitslicedState()
             (state.q0, state.q1, state.q2, state.q3) = (even, even, even, even)
             (state.q4, state.q5, state.q6, state.q7) = (odd, odd, odd, odd)
             state.transpose()
+            if round > 0 && round < roundCount {
+                // The state after round r lags r ShiftRows behind; so must its key.
+                state.shiftRows(power: (4 - round % 4) % 4)
+            }
             let destination = roundKeys + 8 * round
             (destination[0], destination[1], destination[2], destination[3]) = (state.q0, state.q1, state.q2, state.q3)
             (destination[4], destination[5], destination[6], destination[7]) = (state.q4, state.q5, state.q6, state.q7)
@@ -61,7 +74,7 @@ final class BitslicedAES: @unchecked Sendable {
     }
 
     deinit {
-        Wipe.bytes(UnsafeMutableRawBufferPointer(start: roundKeys, count: roundKeyWordCount * 8))
+        Wipe.bytes(UnsafeMutableRawBufferPointer(start: roundKeys, count: roundKeyWordCount * MemoryLayout<UInt64>.stride))
         roundKeys.deallocate()
     }
 
@@ -70,34 +83,50 @@ final class BitslicedAES: @unchecked Sendable {
     func encrypt(_ state: inout BitslicedState) {
         let keys = UnsafePointer(roundKeys)
         state.addRoundKey(keys)
+        // Round r uses the MixColumns variant for r mod 4; the branches depend only on
+        // the public round number.
         var round = 1
-        while round < roundCount {
+        while true {
             state.subBytes()
-            state.shiftRows()
-            state.mixColumns()
+            state.mixColumns1()
             state.addRoundKey(keys + 8 &* round)
             round &+= 1
+            if round == roundCount { break }
+            state.subBytes()
+            state.mixColumns2()
+            state.addRoundKey(keys + 8 &* round)
+            round &+= 1
+            if round == roundCount { break }
+            state.subBytes()
+            state.mixColumns3()
+            state.addRoundKey(keys + 8 &* round)
+            round &+= 1
+            if round == roundCount { break }
+            state.subBytes()
+            state.mixColumns0()
+            state.addRoundKey(keys + 8 &* round)
+            round &+= 1
+            if round == roundCount { break }
         }
         state.subBytes()
-        state.shiftRows()
+        // The last round has no MixColumns; it applies ShiftRows^roundCount at once,
+        // which is ShiftRows twice for 10 and 14 rounds and nothing for 12.
+        if roundCount % 4 == 2 { state.shiftRowsTwice() }
         state.addRoundKey(keys + 8 &* roundCount)
     }
 
     /// Encrypts one 16-byte block in place (the other three slots carry zeros).
     func encryptBlock(_ block: UnsafeMutableRawPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { words in
-            let w = words.baseAddress!
-            w.initialize(repeating: 0, count: 16)
-            for index in 0..<4 {
-                w[index] = UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
-            }
-            var state = BitslicedState(words: UnsafePointer(w))
-            encrypt(&state)
-            state.store(words: w)
-            for index in 0..<4 {
-                block.storeBytes(of: w[index].littleEndian, toByteOffset: 4 * index, as: UInt32.self)
-            }
-            w.update(repeating: 0, count: 16)
+        let scratch = KeystreamScratch()
+        let w = scratch.words
+        for index in 0..<4 {
+            w[index] = UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
+        }
+        var state = BitslicedState(words: UnsafePointer(w))
+        encrypt(&state)
+        state.store(words: w)
+        for index in 0..<4 {
+            block.storeBytes(of: w[index].littleEndian, toByteOffset: 4 * index, as: UInt32.self)
         }
     }
 

@@ -1,12 +1,17 @@
 /// Four AES blocks in bitsliced form: word `qN` holds bit `N` of every byte of all
 /// four blocks.
 ///
-/// Within each word, bit `16 * row + 4 * column + block` belongs to the state byte
-/// at (`row`, `column`) of block `block`. In this layout every AES step is a fixed
-/// sequence of AND, XOR, shift and rotate instructions on eight words, with no
+/// Within each 64-bit word, bit `16 * row + 4 * column + block` belongs to the state
+/// byte at (`row`, `column`) of block `block`. In this layout every AES step is a
+/// fixed sequence of AND, XOR, shift and rotate instructions on eight words, with no
 /// table and no branch, so the running time cannot depend on the key or the data.
-/// The design follows the `aes_ct64` approach of Thomas Pornin's BearSSL.
+/// The layout follows the `aes_ct64` design of Thomas Pornin's BearSSL. (Two-lane
+/// SIMD words holding eight blocks were measured too: no faster on x86-64, where
+/// SSE2 has no 64-bit rotate.)
 struct BitslicedState {
+    /// Blocks per state.
+    static let blockCount = 4
+
     var q0: UInt64 = 0
     var q1: UInt64 = 0
     var q2: UInt64 = 0
@@ -101,15 +106,21 @@ struct BitslicedState {
         q7 ^= key[7]
     }
 
-    /// ShiftRows: row `r` of every block rotates left by `r` columns, which in this
-    /// layout is a rotation of each 16-bit row group by `4 * r` bits.
+    /// ShiftRows applied `power` times: row `r` of every block rotates left by
+    /// `power * r` columns, which in this layout rotates each 16-bit row group right by
+    /// `4 * power * r` bits. Used on round keys and in the last round only; the rounds
+    /// in between never shift rows (see ``BitslicedAES``).
     @inline(__always)
-    mutating func shiftRows() {
+    mutating func shiftRows(power: Int) {
         @inline(__always) func shift(_ x: UInt64) -> UInt64 {
-            (x & 0x0000_0000_0000_FFFF)
-                | ((x & 0x0000_0000_FFF0_0000) &>> 4) | ((x & 0x0000_0000_000F_0000) &<< 12)
-                | ((x & 0x0000_FF00_0000_0000) &>> 8) | ((x & 0x0000_00FF_0000_0000) &<< 8)
-                | ((x & 0xF000_0000_0000_0000) &>> 12) | ((x & 0x0FFF_0000_0000_0000) &<< 4)
+            var result: UInt64 = 0
+            for row in 0..<4 {
+                let group = (x &>> UInt64(16 * row)) & 0xFFFF
+                let distance = UInt64(4 * ((power * row) % 4))
+                let rotated = ((group &>> distance) | (group &<< (16 &- distance))) & 0xFFFF
+                result |= rotated &<< UInt64(16 * row)
+            }
+            return result
         }
         q0 = shift(q0)
         q1 = shift(q1)
@@ -121,24 +132,87 @@ struct BitslicedState {
         q7 = shift(q7)
     }
 
-    /// MixColumns. With `r` the state rotated by one row, each output row is
-    /// `2·(a ⊕ r) ⊕ r ⊕ rot2(a ⊕ r)`; multiplying by 2 in GF(2^8) is a shift of the bit
-    /// planes with the top plane `q7` folded back in by the polynomial x^8+x^4+x^3+x+1.
+    /// ShiftRows applied twice: rows 0 and 2 stay, rows 1 and 3 swap their byte pairs.
     @inline(__always)
-    mutating func mixColumns() {
-        @inline(__always) func nextRow(_ x: UInt64) -> UInt64 { (x &>> 16) | (x &<< 48) }
-        @inline(__always) func rowsAcross(_ x: UInt64) -> UInt64 { (x &<< 32) | (x &>> 32) }
-        let r0 = nextRow(q0), r1 = nextRow(q1), r2 = nextRow(q2), r3 = nextRow(q3)
-        let r4 = nextRow(q4), r5 = nextRow(q5), r6 = nextRow(q6), r7 = nextRow(q7)
+    mutating func shiftRowsTwice() {
+        @inline(__always) func shift(_ x: UInt64) -> UInt64 {
+            (x & 0x0000_FFFF_0000_FFFF) | ((x &>> 8) & 0x00FF_0000_00FF_0000) | ((x & 0x00FF_0000_00FF_0000) &<< 8)
+        }
+        q0 = shift(q0)
+        q1 = shift(q1)
+        q2 = shift(q2)
+        q3 = shift(q3)
+        q4 = shift(q4)
+        q5 = shift(q5)
+        q6 = shift(q6)
+        q7 = shift(q7)
+    }
+
+    /// MixColumns as seen by a state that has skipped ShiftRows `j` times (mod 4):
+    /// `P^-j ∘ MixColumns ∘ P^j`, with P the ShiftRows permutation. Each output byte
+    /// at (row i, column c) is `2·x(i, c) ⊕ 3·x(i+1, c+j) ⊕ x(i+2, c+2j) ⊕ x(i+3, c+3j)`.
+    ///
+    /// `oneRowOn` moves (i+1, c+j) to (i, c) and `twoRowsOn` moves (i+2, c+2j) to (i, c).
+    /// With `r = oneRowOn(x)` and `s = x ⊕ r`, the output is `2·s ⊕ r ⊕ twoRowsOn(s)`;
+    /// doubling in GF(2^8) is a shift of the bit planes with the top plane folded back in
+    /// by the polynomial x^8 + x^4 + x^3 + x + 1.
+    @inline(__always)
+    private mutating func mixColumns(oneRowOn: (UInt64) -> UInt64, twoRowsOn: (UInt64) -> UInt64) {
+        let r0 = oneRowOn(q0), r1 = oneRowOn(q1), r2 = oneRowOn(q2), r3 = oneRowOn(q3)
+        let r4 = oneRowOn(q4), r5 = oneRowOn(q5), r6 = oneRowOn(q6), r7 = oneRowOn(q7)
         let s0 = q0 ^ r0, s1 = q1 ^ r1, s2 = q2 ^ r2, s3 = q3 ^ r3
         let s4 = q4 ^ r4, s5 = q5 ^ r5, s6 = q6 ^ r6, s7 = q7 ^ r7
-        q0 = s7 ^ r0 ^ rowsAcross(s0)
-        q1 = s0 ^ s7 ^ r1 ^ rowsAcross(s1)
-        q2 = s1 ^ r2 ^ rowsAcross(s2)
-        q3 = s2 ^ s7 ^ r3 ^ rowsAcross(s3)
-        q4 = s3 ^ s7 ^ r4 ^ rowsAcross(s4)
-        q5 = s4 ^ r5 ^ rowsAcross(s5)
-        q6 = s5 ^ r6 ^ rowsAcross(s6)
-        q7 = s6 ^ r7 ^ rowsAcross(s7)
+        q0 = s7 ^ r0 ^ twoRowsOn(s0)
+        q1 = s0 ^ s7 ^ r1 ^ twoRowsOn(s1)
+        q2 = s1 ^ r2 ^ twoRowsOn(s2)
+        q3 = s2 ^ s7 ^ r3 ^ twoRowsOn(s3)
+        q4 = s3 ^ s7 ^ r4 ^ twoRowsOn(s4)
+        q5 = s4 ^ r5 ^ twoRowsOn(s5)
+        q6 = s5 ^ r6 ^ twoRowsOn(s6)
+        q7 = s6 ^ r7 ^ twoRowsOn(s7)
+    }
+
+    @inline(__always)
+    private static func rotateRight(_ x: UInt64, _ distance: UInt64) -> UInt64 {
+        (x &>> distance) | (x &<< (64 &- distance))
+    }
+
+    /// Moves (i+2, c+2) to (i, c): the second-row term for `j` = 1 and 3.
+    @inline(__always)
+    private static func twoRowsTwoColumnsOn(_ x: UInt64) -> UInt64 {
+        (rotateRight(x, 40) & 0x00FF_00FF_00FF_00FF) | (rotateRight(x, 24) & 0xFF00_FF00_FF00_FF00)
+    }
+
+    /// MixColumns of an unshifted state (`j` = 0): whole-row rotations only.
+    @inline(__always)
+    mutating func mixColumns0() {
+        mixColumns(oneRowOn: { Self.rotateRight($0, 16) }, twoRowsOn: { Self.rotateRight($0, 32) })
+    }
+
+    /// MixColumns of a state one ShiftRows behind.
+    @inline(__always)
+    mutating func mixColumns1() {
+        mixColumns(
+            oneRowOn: { (Self.rotateRight($0, 20) & 0x0FFF_0FFF_0FFF_0FFF) | (Self.rotateRight($0, 4) & 0xF000_F000_F000_F000) },
+            twoRowsOn: Self.twoRowsTwoColumnsOn
+        )
+    }
+
+    /// MixColumns of a state two ShiftRows behind.
+    @inline(__always)
+    mutating func mixColumns2() {
+        mixColumns(
+            oneRowOn: { (Self.rotateRight($0, 24) & 0x00FF_00FF_00FF_00FF) | (Self.rotateRight($0, 8) & 0xFF00_FF00_FF00_FF00) },
+            twoRowsOn: { Self.rotateRight($0, 32) }
+        )
+    }
+
+    /// MixColumns of a state three ShiftRows behind.
+    @inline(__always)
+    mutating func mixColumns3() {
+        mixColumns(
+            oneRowOn: { (Self.rotateRight($0, 28) & 0x000F_000F_000F_000F) | (Self.rotateRight($0, 12) & 0xFFF0_FFF0_FFF0_FFF0) },
+            twoRowsOn: Self.twoRowsTwoColumnsOn
+        )
     }
 }

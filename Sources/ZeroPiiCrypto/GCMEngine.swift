@@ -137,31 +137,34 @@ struct GCMEngine {
         let nonceWord2 = UInt32(littleEndian: prefix2)
         var counter = initialCounter &+ 1
 
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { buffer in
-            let words = buffer.baseAddress!
+        let blocksPerBatch = BitslicedState.blockCount
+        let batchByteCount = 16 * blocksPerBatch
+        let scratch = KeystreamScratch()
+        let words = scratch.words
+        do {
             var offset = 0
             while offset < count {
-                for slot in 0..<4 {
+                for slot in 0..<blocksPerBatch {
                     words[4 &* slot] = nonceWord0
                     words[4 &* slot &+ 1] = nonceWord1
                     words[4 &* slot &+ 2] = nonceWord2
                     words[4 &* slot &+ 3] = UInt32(littleEndian: (counter &+ UInt32(truncatingIfNeeded: slot)).bigEndian)
                 }
-                counter &+= 4
+                counter &+= UInt32(blocksPerBatch)
                 var state = BitslicedState(words: UnsafePointer(words))
                 cipher.encrypt(&state)
                 state.store(words: words)
 
                 let chunk = count &- offset
-                if chunk >= 64 {
-                    for index in 0..<8 {
+                if chunk >= batchByteCount {
+                    for index in 0..<(batchByteCount / 8) {
                         let keyWord = UInt64(words[2 &* index]) | (UInt64(words[2 &* index &+ 1]) &<< 32)
                         let textWord = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: offset &+ 8 &* index, as: UInt64.self))
                         output.storeBytes(of: (textWord ^ keyWord).littleEndian, toByteOffset: offset &+ 8 &* index, as: UInt64.self)
                     }
-                    offset &+= 64
+                    offset &+= batchByteCount
                 } else {
-                    for index in 0..<16 { words[index] = words[index].littleEndian }
+                    for index in 0..<(4 * blocksPerBatch) { words[index] = words[index].littleEndian }
                     let keystream = UnsafeRawPointer(words)
                     for index in 0..<chunk {
                         let byte = input.load(fromByteOffset: offset &+ index, as: UInt8.self)
@@ -171,7 +174,6 @@ struct GCMEngine {
                     offset &+= chunk
                 }
             }
-            words.update(repeating: 0, count: 16)
         }
     }
 }

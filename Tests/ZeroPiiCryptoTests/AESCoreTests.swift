@@ -27,18 +27,19 @@ struct AESCoreTests {
     }
 
     @Test func bitslicedSubBytesMatchesTheSBoxForAll256Inputs() {
-        // 64 bytes per state: four runs fill it with every value 0...255.
-        for run in 0..<4 {
-            var words = [UInt32](repeating: 0, count: 16)
-            for index in 0..<64 {
-                let value = UInt32(run * 64 + index)
+        // 128 bytes per state: two runs fill it with every value 0...255.
+        let bytesPerState = 16 * BitslicedState.blockCount
+        for run in 0..<(256 / bytesPerState) {
+            var words = [UInt32](repeating: 0, count: bytesPerState / 4)
+            for index in 0..<bytesPerState {
+                let value = UInt32(run * bytesPerState + index)
                 words[index / 4] |= value << (8 * UInt32(index % 4))
             }
             var state = words.withUnsafeBufferPointer { BitslicedState(words: $0.baseAddress!) }
             state.subBytes()
             words.withUnsafeMutableBufferPointer { state.store(words: $0.baseAddress!) }
-            for index in 0..<64 {
-                let input = UInt8(run * 64 + index)
+            for index in 0..<bytesPerState {
+                let input = UInt8(run * bytesPerState + index)
                 let output = UInt8(truncatingIfNeeded: words[index / 4] >> (8 * UInt32(index % 4)))
                 #expect(output == Self.referenceSBox(input), "S-box of \(input)")
             }
