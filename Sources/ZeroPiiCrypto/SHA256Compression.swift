@@ -50,7 +50,7 @@ enum SHA256Compression {
         let choose = g ^ (e & (f ^ g))
         let temporary1 = h &+ sigmaE &+ choose &+ constantPlusWord
         let sigmaA = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
-        let majority = (a & b) | (c & (a | b))
+        let majority = ((a ^ b) & (b ^ c)) ^ b
         d &+= temporary1
         h = temporary1 &+ sigmaA &+ majority
     }
@@ -65,19 +65,22 @@ enum SHA256Compression {
         for index in 0..<16 {
             w[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
         }
-        for index in 16..<64 {
-            let early = w[index &- 15]
-            let late = w[index &- 2]
-            let sigma0 = rotateRight(early, 7) ^ rotateRight(early, 18) ^ (early &>> 3)
-            let sigma1 = rotateRight(late, 17) ^ rotateRight(late, 19) ^ (late &>> 10)
-            w[index] = w[index &- 16] &+ sigma0 &+ w[index &- 7] &+ sigma1
-        }
-
         var (a, b, c, d, e, f, g, h) = state
         // Eight rounds per iteration with the variables renamed instead of shifted,
         // so no register moves are spent on rotating the working state.
         var index = 0
         while index < 64 {
+            // Expanding the schedule eight words ahead, between the rounds, lets the CPU
+            // fill the rounds' long dependency chains with this independent work.
+            if index < 48 {
+                for next in (index &+ 16)..<(index &+ 24) {
+                    let early = w[next &- 15]
+                    let late = w[next &- 2]
+                    let sigma0 = rotateRight(early, 7) ^ rotateRight(early, 18) ^ (early &>> 3)
+                    let sigma1 = rotateRight(late, 17) ^ rotateRight(late, 19) ^ (late &>> 10)
+                    w[next] = w[next &- 16] &+ sigma0 &+ w[next &- 7] &+ sigma1
+                }
+            }
             round(a, b, c, &d, e, f, g, &h, constants[index] &+ w[index])
             round(h, a, b, &c, d, e, f, &g, constants[index &+ 1] &+ w[index &+ 1])
             round(g, h, a, &b, c, d, e, &f, constants[index &+ 2] &+ w[index &+ 2])
