@@ -10,15 +10,18 @@ let package = Package(
     platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "ZeroPiiCrypto", targets: ["ZeroPiiCrypto"]),
+        .library(name: "ZeroPiiModels", targets: ["ZeroPiiModels"]),
         .executable(name: "zeropii-benchmarks", targets: ["ZeroPiiBenchmarks"]),
     ],
     targets: [
         .target(name: "ZeroPiiCrypto", swiftSettings: strictConcurrency),
+        .target(name: "ZeroPiiModels", swiftSettings: strictConcurrency),
         .executableTarget(
             name: "ZeroPiiBenchmarks",
             dependencies: ["ZeroPiiCrypto"],
             swiftSettings: strictConcurrency
         ),
+        .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiCryptoTests",
             dependencies: ["ZeroPiiCrypto"],

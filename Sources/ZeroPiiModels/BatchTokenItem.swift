@@ -1,0 +1,33 @@
+import Foundation
+
+/// The token of one value in a batch.
+#if canImport(ObjectiveC)
+@objc(BatchTokenItem)
+#endif
+public class BatchTokenItem: NSObject, @unchecked Sendable {
+    // Sendable: every stored property is an immutable value.
+
+    /// The value as it was sent (numbers in their string form).
+    public let originalValue: String
+    /// The token.
+    public let token: String
+    /// `true` if the value had been tokenized before.
+    public let exists: Bool
+    /// `true` if this call created the token.
+    public let newlyCreated: Bool
+    /// `"string"` or `"number"`, or nil when the server did not say.
+    public let dataType: String?
+
+    public init(originalValue: String, token: String, exists: Bool, newlyCreated: Bool, dataType: String?) {
+        self.originalValue = originalValue
+        self.token = token
+        self.exists = exists
+        self.newlyCreated = newlyCreated
+        self.dataType = dataType
+    }
+
+    /// Shows the flags only: the value and the token are personal or derived data.
+    public override var description: String {
+        "BatchTokenItem(exists: \(exists), newlyCreated: \(newlyCreated), dataType: \(dataType ?? "nil"))"
+    }
+}

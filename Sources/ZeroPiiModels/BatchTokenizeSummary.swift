@@ -1,0 +1,26 @@
+import Foundation
+
+/// Counts for a batch: how many values were processed, found and created.
+#if canImport(ObjectiveC)
+@objc(BatchTokenizeSummary)
+#endif
+public class BatchTokenizeSummary: NSObject, @unchecked Sendable {
+    // Sendable: every stored property is an immutable value.
+
+    /// Total values processed.
+    public let processedCount: Int
+    /// Values that already had a token.
+    public let existingCount: Int
+    /// Tokens created by this call.
+    public let newlyCreatedCount: Int
+
+    public init(processedCount: Int, existingCount: Int, newlyCreatedCount: Int) {
+        self.processedCount = processedCount
+        self.existingCount = existingCount
+        self.newlyCreatedCount = newlyCreatedCount
+    }
+
+    public override var description: String {
+        "BatchTokenizeSummary(processed: \(processedCount), existing: \(existingCount), newlyCreated: \(newlyCreatedCount))"
+    }
+}
