@@ -11,17 +11,25 @@ let package = Package(
     products: [
         .library(name: "ZeroPiiCrypto", targets: ["ZeroPiiCrypto"]),
         .library(name: "ZeroPiiModels", targets: ["ZeroPiiModels"]),
+        .library(name: "ZeroPiiTransport", targets: ["ZeroPiiTransport"]),
+        .library(name: "ZeroPiiRetry", targets: ["ZeroPiiRetry"]),
+        .library(name: "ZeroPiiTestSupport", targets: ["ZeroPiiTestSupport"]),
         .executable(name: "zeropii-benchmarks", targets: ["ZeroPiiBenchmarks"]),
     ],
     targets: [
         .target(name: "ZeroPiiCrypto", swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiModels", swiftSettings: strictConcurrency),
+        .target(name: "ZeroPiiTransport", swiftSettings: strictConcurrency),
+        .target(name: "ZeroPiiRetry", swiftSettings: strictConcurrency),
+        .target(name: "ZeroPiiTestSupport", dependencies: ["ZeroPiiTransport"], swiftSettings: strictConcurrency),
         .executableTarget(
             name: "ZeroPiiBenchmarks",
             dependencies: ["ZeroPiiCrypto"],
             swiftSettings: strictConcurrency
         ),
         .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels"], swiftSettings: strictConcurrency),
+        .testTarget(name: "ZeroPiiTransportTests", dependencies: ["ZeroPiiTransport", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
+        .testTarget(name: "ZeroPiiRetryTests", dependencies: ["ZeroPiiRetry"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiCryptoTests",
             dependencies: ["ZeroPiiCrypto"],

@@ -1,0 +1,26 @@
+import Foundation
+
+/// What the retry loop needs from time: the current wall-clock date (to read HTTP-date
+/// `Retry-After` values) and a cancellable sleep. Tests inject a clock that records
+/// sleeps instead of waiting.
+public protocol RetryClock: Sendable {
+    /// The current date.
+    func now() -> Date
+    /// Waits `milliseconds`; throws `CancellationError` if the task is cancelled meanwhile.
+    func sleep(milliseconds: Int) async throws
+}
+
+/// The real clock: `Date()` and `Task.sleep`.
+public struct SystemRetryClock: RetryClock {
+    public init() {}
+
+    public func now() -> Date { Date() }
+
+    public func sleep(milliseconds: Int) async throws {
+        guard milliseconds > 0 else {
+            try Task.checkCancellation()
+            return
+        }
+        try await Task.sleep(nanoseconds: UInt64(milliseconds) * 1_000_000)
+    }
+}

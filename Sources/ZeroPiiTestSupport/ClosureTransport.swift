@@ -1,0 +1,32 @@
+import Foundation
+import ZeroPiiTransport
+
+/// An ``HTTPTransport`` that answers every request with a closure: for testing an app
+/// against the SDK without a server.
+///
+/// ```swift
+/// let transport = ClosureTransport { request in
+///     HTTPResponse(statusCode: 503, headers: ["Retry-After": "1"])
+/// }
+/// ```
+public struct ClosureTransport: HTTPTransport {
+    private let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+    public init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+        self.handler = handler
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await handler(request)
+    }
+
+    /// Answers every request with the same status, headers and body.
+    public static func responding(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) -> ClosureTransport {
+        ClosureTransport { _ in HTTPResponse(statusCode: statusCode, headers: headers, body: body) }
+    }
+
+    /// Fails every request as if the network were down.
+    public static func failing(with error: TransportError = .connectionFailed) -> ClosureTransport {
+        ClosureTransport { _ in throw error }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// One HTTP response: status, headers and body.
+public struct HTTPResponse: Sendable, CustomStringConvertible {
+    /// The status code, such as 200.
+    public var statusCode: Int
+    /// Header fields as received.
+    public var headers: [String: String]
+    /// The body bytes.
+    public var body: Data
+
+    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of a header, matched without regard to case (HTTP header names are
+    /// case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    public var description: String {
+        "HTTPResponse(\(statusCode), \(body.count) bytes)"
+    }
+}

@@ -1,0 +1,10 @@
+/// Sends one HTTP request and returns the response: the only thing the SDK needs from
+/// the network.
+///
+/// An implementation returns every HTTP response, whatever its status; it throws only
+/// when no response arrived (a ``TransportError``), or `CancellationError` when the
+/// calling task was cancelled. ``URLSessionTransport`` is the production
+/// implementation; the `ZeroPiiTestSupport` product has a closure-backed one for tests.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
