@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ZeroPiiModels", targets: ["ZeroPiiModels"]),
         .library(name: "ZeroPiiTransport", targets: ["ZeroPiiTransport"]),
         .library(name: "ZeroPiiRetry", targets: ["ZeroPiiRetry"]),
+        .library(name: "ZeroPiiAuth", targets: ["ZeroPiiAuth"]),
         .library(name: "ZeroPiiTestSupport", targets: ["ZeroPiiTestSupport"]),
         .executable(name: "zeropii-benchmarks", targets: ["ZeroPiiBenchmarks"]),
     ],
@@ -21,6 +22,7 @@ let package = Package(
         .target(name: "ZeroPiiModels", swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiTransport", swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiRetry", swiftSettings: strictConcurrency),
+        .target(name: "ZeroPiiAuth", swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiTestSupport", dependencies: ["ZeroPiiTransport"], swiftSettings: strictConcurrency),
         .executableTarget(
             name: "ZeroPiiBenchmarks",
@@ -30,6 +32,7 @@ let package = Package(
         .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiTransportTests", dependencies: ["ZeroPiiTransport", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiRetryTests", dependencies: ["ZeroPiiRetry"], swiftSettings: strictConcurrency),
+        .testTarget(name: "ZeroPiiAuthTests", dependencies: ["ZeroPiiAuth"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiCryptoTests",
             dependencies: ["ZeroPiiCrypto"],

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Supplies bearer access tokens to the SDK; the app's bridge to its own auth system.
+///
+/// Call `completion` exactly once: with an ``AccessTokenInfo`` on success, or with an
+/// error on failure. The SDK guards against the usual mistakes: later calls of the
+/// same completion are ignored (and logged at debug level), a provider that never
+/// calls it produces an error result after a timeout (30 s by default) instead of a
+/// hang, and an error becomes an error result saying the access token could not be
+/// obtained. `fetchToken` may be called on any thread.
+#if canImport(ObjectiveC)
+@objc(AccessTokenProvider)
+#endif
+public protocol AccessTokenProvider {
+    #if canImport(ObjectiveC)
+    @objc(fetchTokenWithCompletion:)
+    #endif
+    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void)
+}

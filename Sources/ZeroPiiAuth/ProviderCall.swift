@@ -1,0 +1,76 @@
+import Foundation
+
+/// One call of an app's ``AccessTokenProvider``, made safe: the first completion wins,
+/// later ones are ignored, and a provider that never answers times out.
+struct ProviderCall {
+    /// The app's provider. It is an Objective-C-compatible protocol and so cannot be
+    /// required to be `Sendable`; the SDK documents that `fetchToken` may be called on
+    /// any thread, which is the contract a provider already has with its callers.
+    struct Provider: @unchecked Sendable {
+        let value: AccessTokenProvider
+    }
+
+    let provider: Provider
+    let clock: any TokenClock
+    let timeout: TimeInterval
+    let log: @Sendable (String) -> Void
+
+    func fetch() async throws -> AccessTokenInfo {
+        let completion = OnceCompletion()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<AccessTokenInfo, Error>) in
+            completion.arm(continuation)
+            let clock = self.clock
+            let timeout = self.timeout
+            let timer = Task {
+                do {
+                    try await clock.sleep(seconds: timeout)
+                } catch {
+                    return
+                }
+                completion.finish(.failure(AuthError.providerTimedOut))
+            }
+            let log = self.log
+            provider.value.fetchToken { info, error in
+                let result: Result<AccessTokenInfo, Error>
+                if let info, !info.token.isEmpty {
+                    result = .success(info)
+                } else if error != nil {
+                    result = .failure(AuthError.providerFailed)
+                } else {
+                    result = .failure(AuthError.emptyToken)
+                }
+                if completion.finish(result) {
+                    timer.cancel()
+                } else {
+                    log("the token provider called its completion again (or too late); the call was ignored")
+                }
+            }
+        }
+    }
+}
+
+/// Resumes a continuation exactly once, whoever comes first.
+private final class OnceCompletion: @unchecked Sendable {
+    // Sendable: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<AccessTokenInfo, Error>?
+    private var finished = false
+
+    func arm(_ continuation: CheckedContinuation<AccessTokenInfo, Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    /// Returns `false` when the continuation had already been resumed.
+    @discardableResult
+    func finish(_ result: Result<AccessTokenInfo, Error>) -> Bool {
+        let pending: CheckedContinuation<AccessTokenInfo, Error>? = lock.withLock {
+            guard !finished else { return nil }
+            finished = true
+            defer { continuation = nil }
+            return continuation
+        }
+        guard let pending else { return false }
+        pending.resume(with: result)
+        return true
+    }
+}

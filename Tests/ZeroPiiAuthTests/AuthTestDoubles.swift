@@ -1,0 +1,113 @@
+import Foundation
+import ZeroPiiAuth
+
+/// A clock the test moves by hand; sleepers wake when it passes their deadline.
+final class ManualClock: TokenClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: TimeInterval = 1_000
+    private var sleepers: [(id: UUID, deadline: TimeInterval, continuation: CheckedContinuation<Void, Error>)] = []
+
+    func now() -> TimeInterval { lock.withLock { current } }
+
+    var sleeperCount: Int { lock.withLock { sleepers.count } }
+
+    func advance(by seconds: TimeInterval) {
+        let due: [CheckedContinuation<Void, Error>] = lock.withLock {
+            current += seconds
+            let ready = sleepers.filter { $0.deadline <= current }
+            sleepers.removeAll { $0.deadline <= current }
+            return ready.map(\.continuation)
+        }
+        due.forEach { $0.resume() }
+    }
+
+    func sleep(seconds: TimeInterval) async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                let resumeNow: Bool = lock.withLock {
+                    let deadline = current + seconds
+                    if deadline <= current { return true }
+                    sleepers.append((id, deadline, continuation))
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let cancelled = lock.withLock { () -> CheckedContinuation<Void, Error>? in
+                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return sleepers.remove(at: index).continuation
+            }
+            cancelled?.resume(throwing: CancellationError())
+        }
+    }
+}
+
+/// A provider whose behaviour each test chooses, counting its calls.
+final class ScriptedProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
+    enum Behaviour {
+        case answer(expiresIn: Int)
+        case hold
+        case answerTwice
+        case never
+        case fail
+    }
+
+    struct ProviderFailure: Error {}
+
+    private let lock = NSLock()
+    private var behaviour: Behaviour
+    private var callCount = 0
+    private var held: [(AccessTokenInfo?, Error?) -> Void] = []
+
+    init(_ behaviour: Behaviour) { self.behaviour = behaviour }
+
+    var calls: Int { lock.withLock { callCount } }
+    var heldCount: Int { lock.withLock { held.count } }
+
+    func setBehaviour(_ behaviour: Behaviour) { lock.withLock { self.behaviour = behaviour } }
+
+    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+        let (number, behaviour) = lock.withLock { () -> (Int, Behaviour) in
+            callCount += 1
+            return (callCount, self.behaviour)
+        }
+        switch behaviour {
+        case .answer(let expiresIn):
+            completion(AccessTokenInfo(token: "secret-token-\(number)", expiresInSeconds: expiresIn), nil)
+        case .hold:
+            lock.withLock { held.append(completion) }
+        case .answerTwice:
+            completion(AccessTokenInfo(token: "secret-token-\(number)", expiresInSeconds: 3600), nil)
+            completion(AccessTokenInfo(token: "secret-token-late", expiresInSeconds: 3600), nil)
+        case .never:
+            break
+        case .fail:
+            completion(nil, ProviderFailure())
+        }
+    }
+
+    /// Answers every held request with one token.
+    func release(token: String, expiresIn: Int) {
+        let completions = lock.withLock { () -> [(AccessTokenInfo?, Error?) -> Void] in
+            defer { held.removeAll() }
+            return held
+        }
+        for completion in completions {
+            completion(AccessTokenInfo(token: token, expiresInSeconds: expiresIn), nil)
+        }
+    }
+}
+
+/// Collects log lines.
+final class LogRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var all: [String] { lock.withLock { lines } }
+    var sink: @Sendable (String) -> Void { { [self] line in lock.withLock { lines.append(line) } } }
+}
+
+/// Waits (without sleeping) until `condition` holds.
+func waitUntil(_ condition: () -> Bool) async {
+    while !condition() { await Task.yield() }
+}
