@@ -9,6 +9,8 @@ let package = Package(
     name: "ZeroPii",
     platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6)],
     products: [
+        .library(name: "CleverTapZeroPiiSDK", targets: ["CleverTapZeroPiiSDK"]),
+        .library(name: "ZeroPiiSDK", targets: ["ZeroPiiSDK"]),
         .library(name: "ZeroPiiCrypto", targets: ["ZeroPiiCrypto"]),
         .library(name: "ZeroPiiModels", targets: ["ZeroPiiModels"]),
         .library(name: "ZeroPiiTransport", targets: ["ZeroPiiTransport"]),
@@ -23,6 +25,12 @@ let package = Package(
         .target(name: "ZeroPiiTransport", swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiRetry", swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiAuth", swiftSettings: strictConcurrency),
+        .target(
+            name: "ZeroPiiSDK",
+            dependencies: ["ZeroPiiModels", "ZeroPiiCrypto", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
+            swiftSettings: strictConcurrency
+        ),
+        .target(name: "CleverTapZeroPiiSDK", dependencies: ["ZeroPiiSDK"], swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiTestSupport", dependencies: ["ZeroPiiTransport"], swiftSettings: strictConcurrency),
         .executableTarget(
             name: "ZeroPiiBenchmarks",
@@ -33,6 +41,11 @@ let package = Package(
         .testTarget(name: "ZeroPiiTransportTests", dependencies: ["ZeroPiiTransport", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiRetryTests", dependencies: ["ZeroPiiRetry"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiAuthTests", dependencies: ["ZeroPiiAuth"], swiftSettings: strictConcurrency),
+        .testTarget(
+            name: "ZeroPiiSDKTests",
+            dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiSDK", "ZeroPiiCrypto", "ZeroPiiTestSupport"],
+            swiftSettings: strictConcurrency
+        ),
         .testTarget(
             name: "ZeroPiiCryptoTests",
             dependencies: ["ZeroPiiCrypto"],

@@ -39,8 +39,18 @@ public actor AccessTokenCache {
         fetchTimeout: TimeInterval = 30,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.init(provider: SharedTokenProvider(provider), clock: clock, fetchTimeout: fetchTimeout, log: log)
+    }
+
+    /// The same, for a provider already wrapped to cross concurrency domains.
+    public init(
+        provider: SharedTokenProvider,
+        clock: any TokenClock = SystemTokenClock(),
+        fetchTimeout: TimeInterval = 30,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.clock = clock
-        call = ProviderCall(provider: ProviderCall.Provider(value: provider), clock: clock, timeout: fetchTimeout, log: log)
+        call = ProviderCall(provider: provider, clock: clock, timeout: fetchTimeout, log: log)
     }
 
     /// A token for a new request: the cached one while it is fresh, otherwise a fetched one.

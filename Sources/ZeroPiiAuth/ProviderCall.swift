@@ -3,14 +3,7 @@ import Foundation
 /// One call of an app's ``AccessTokenProvider``, made safe: the first completion wins,
 /// later ones are ignored, and a provider that never answers times out.
 struct ProviderCall {
-    /// The app's provider. It is an Objective-C-compatible protocol and so cannot be
-    /// required to be `Sendable`; the SDK documents that `fetchToken` may be called on
-    /// any thread, which is the contract a provider already has with its callers.
-    struct Provider: @unchecked Sendable {
-        let value: AccessTokenProvider
-    }
-
-    let provider: Provider
+    let provider: SharedTokenProvider
     let clock: any TokenClock
     let timeout: TimeInterval
     let log: @Sendable (String) -> Void

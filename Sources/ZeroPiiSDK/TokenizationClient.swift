@@ -1,0 +1,318 @@
+import Foundation
+import ZeroPiiAuth
+import ZeroPiiCrypto
+import ZeroPiiModels
+import ZeroPiiRetry
+import ZeroPiiTransport
+
+/// The request pipeline (PROTOCOL.md, sections 2 to 6): JSON body, envelope sealed
+/// with the access token of that attempt, transport, status handling, opening and
+/// checking the response.
+///
+/// Every attempt is sealed afresh (new request id, salt and IV). A 401 drops that
+/// token and replays once with a fresh one, outside the retry policy. A
+/// `stale_request` 400 corrects the clock offset from the server's `Date` and replays
+/// once. 429, 5xx and network failures go to the ``RetryPolicy``.
+final class TokenizationClient: Sendable {
+    static let sdkVersion = "1.0.0"
+
+    private let baseURL: URL?
+    private let transport: any HTTPTransport
+    private let tokens: AccessTokenCache
+    private let retryLoop: RetryLoop
+    private let clock: any RetryClock
+    private let encryptsPayloads: Bool
+    private let requestTimeout: TimeInterval
+    private let logger: SDKLogger
+    private let clockOffset = ClockOffset()
+
+    init(
+        apiURL: String,
+        tokenProvider: SharedTokenProvider,
+        retryPolicy: RetryPolicy,
+        configuration: ZeroPiiConfiguration,
+        logger: SDKLogger
+    ) {
+        baseURL = Self.baseURL(from: apiURL)
+        transport = configuration.transport ?? URLSessionTransport()
+        tokens = AccessTokenCache(
+            provider: tokenProvider,
+            clock: configuration.tokenClock,
+            fetchTimeout: configuration.tokenProviderTimeout,
+            log: { [logger] message in logger.debug(message) }
+        )
+        retryLoop = RetryLoop(policy: retryPolicy, clock: configuration.retryClock)
+        clock = configuration.retryClock
+        encryptsPayloads = configuration.payloadEncryption
+        requestTimeout = configuration.requestTimeout
+        self.logger = logger
+        if baseURL == nil {
+            logger.error("the API URL is not an absolute http(s) URL; every request will fail")
+        }
+    }
+
+    /// The base URL with a trailing `/`, so relative paths resolve below it; nil unless
+    /// it is an absolute http or https URL.
+    static func baseURL(from text: String) -> URL? {
+        let withSlash = text.hasSuffix("/") ? text : text + "/"
+        guard let url = URL(string: withSlash), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host != nil
+        else { return nil }
+        return url
+    }
+
+    // MARK: Operations
+
+    func tokenize(_ value: String) async -> TokenizeResult {
+        let request = WireBodies.TokenizeRequest(value: value)
+        switch await perform(.tokenize, request: request, expecting: WireBodies.TokenizeResponse.self) {
+        case .success(let response):
+            guard !(response.exists && response.newlyCreated) else {
+                return TokenizeResult(errorMessage: RequestFailure.inconsistentResponse.message)
+            }
+            return TokenizeResult(
+                token: response.token, exists: response.exists, newlyCreated: response.newlyCreated,
+                dataType: response.dataType
+            )
+        case .failure(let failure):
+            return TokenizeResult(errorMessage: failure.message, httpStatusCode: failure.statusCode.map { NSNumber(value: $0) })
+        }
+    }
+
+    func batchTokenize(_ values: [String]) async -> BatchTokenizeResult {
+        let request = WireBodies.BatchTokenizeRequest(values: values)
+        switch await perform(.batchTokenize, request: request, expecting: WireBodies.BatchTokenizeResponse.self) {
+        case .success(let response):
+            guard Self.isConsistent(response, with: values) else {
+                logger.error("batch response rejected: items or summary do not match the \(values.count) values sent")
+                return BatchTokenizeResult(errorMessage: RequestFailure.inconsistentResponse.message)
+            }
+            let items = response.results.map {
+                BatchTokenItem(
+                    originalValue: $0.originalValue, token: $0.token, exists: $0.exists,
+                    newlyCreated: $0.newlyCreated, dataType: $0.dataType
+                )
+            }
+            let summary = BatchTokenizeSummary(
+                processedCount: response.summary.processedCount,
+                existingCount: response.summary.existingCount,
+                newlyCreatedCount: response.summary.newlyCreatedCount
+            )
+            return BatchTokenizeResult(results: items, summary: summary)
+        case .failure(let failure):
+            return BatchTokenizeResult(errorMessage: failure.message, httpStatusCode: failure.statusCode.map { NSNumber(value: $0) })
+        }
+    }
+
+    /// One item per value, in order, each naming its value; flags never both set; a
+    /// summary that adds up.
+    static func isConsistent(_ response: WireBodies.BatchTokenizeResponse, with values: [String]) -> Bool {
+        guard response.results.count == values.count else { return false }
+        var existing = 0
+        var created = 0
+        for (item, value) in zip(response.results, values) {
+            guard item.originalValue == value, !(item.exists && item.newlyCreated) else { return false }
+            if item.exists { existing += 1 }
+            if item.newlyCreated { created += 1 }
+        }
+        let summary = response.summary
+        return summary.processedCount == values.count && summary.existingCount == existing
+            && summary.newlyCreatedCount == created
+    }
+
+    // MARK: Pipeline
+
+    private func perform<Request: Encodable, Response: Decodable & Sendable>(
+        _ operation: TokenizationOperation, request: Request, expecting: Response.Type
+    ) async -> Result<Response, RequestFailure> {
+        guard let baseURL else {
+            return .failure(RequestFailure("the API URL given to initialize is not an absolute http(s) URL"))
+        }
+        guard let body = try? JSONEncoder().encode(request) else {
+            return .failure(RequestFailure("the request could not be encoded"))
+        }
+        let url = URL(string: operation.path, relativeTo: baseURL)!.absoluteURL
+        do {
+            return try await retryLoop.run(
+                { attempt in
+                    try await self.attempt(operation, url: url, body: body, number: attempt, expecting: Response.self)
+                },
+                willRetry: { [logger] status, delay in
+                    logger.info("\(operation.label): \(status.map { "HTTP \($0)" } ?? "network failure"); retrying in \(delay) ms")
+                }
+            )
+        } catch is CancellationError {
+            return .failure(.cancelled)
+        } catch {
+            return .failure(RequestFailure("the request failed unexpectedly"))
+        }
+    }
+
+    private func attempt<Response: Decodable & Sendable>(
+        _ operation: TokenizationOperation, url: URL, body: Data, number: Int, expecting: Response.Type
+    ) async throws -> RetryLoop.Outcome<Result<Response, RequestFailure>> {
+        var token: AccessToken
+        do {
+            token = try await tokens.token()
+        } catch let error as AuthError {
+            logger.error("\(operation.label): \(error.description)")
+            return .finished(.failure(RequestFailure(error.description)))
+        }
+
+        do {
+            var exchange = try await send(operation, url: url, body: body, token: token, number: number)
+            if exchange.response.statusCode == 401 {
+                logger.info("\(operation.label): access token rejected (HTTP 401); refreshing once")
+                do {
+                    token = try await tokens.token(replacing: token)
+                } catch let error as AuthError {
+                    return .finished(.failure(RequestFailure(error.description, statusCode: 401)))
+                }
+                exchange = try await send(operation, url: url, body: body, token: token, number: number)
+                if exchange.response.statusCode == 401 {
+                    return .finished(.failure(.forStatus(401, serverCode: Self.serverErrorCode(exchange.response))))
+                }
+            }
+            if exchange.response.statusCode == 400, Self.serverErrorCode(exchange.response) == "stale_request",
+                adoptServerClock(from: exchange.response)
+            {
+                logger.info("\(operation.label): device clock is off; corrected from the server's Date and replaying once")
+                exchange = try await send(operation, url: url, body: body, token: token, number: number)
+            }
+            return classify(exchange, operation: operation, expecting: Response.self)
+        } catch let error as TransportError {
+            logger.info("\(operation.label): no HTTP response (\(error.description))")
+            return .retryable(
+                statusCode: nil, retryAfter: nil,
+                final: .failure(RequestFailure("the network request failed: \(error.description)"))
+            )
+        }
+    }
+
+    private struct Exchange {
+        let response: HTTPResponse
+        let envelope: PayloadEnvelope?
+    }
+
+    /// Seals (when encryption is on) and sends one request with `token`.
+    private func send(
+        _ operation: TokenizationOperation, url: URL, body: Data, token: AccessToken, number: Int
+    ) async throws -> Exchange {
+        let requestID = UUID().uuidString.lowercased()
+        var headers = [
+            "Authorization": "Bearer \(token.value)",
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "X-Request-ID": requestID,
+            "User-Agent": "ZeroPiiSDK/\(Self.sdkVersion) (\(Self.operatingSystem))",
+        ]
+        var envelope: PayloadEnvelope?
+        var wireBody = body
+        if encryptsPayloads {
+            let timestamp = Int64(clock.now().timeIntervalSince1970.rounded(.down)) + clockOffset.seconds
+            let sealer = PayloadEnvelope(
+                accessToken: token.value, operation: operation.label, requestID: requestID, timestamp: timestamp
+            )
+            let sealed = try sealer.sealRequest(body)
+            wireBody = try JSONEncoder().encode(
+                WireBodies.EnvelopeRequest(
+                    v: PayloadEnvelope.version, rid: requestID, ts: timestamp,
+                    salt: sealer.salt.base64EncodedString(), iv: sealed.iv.base64EncodedString(),
+                    ct: sealed.ciphertext.base64EncodedString()
+                )
+            )
+            headers["X-ZeroPii-Encryption"] = PayloadEnvelope.headerValue
+            envelope = sealer
+        }
+        logger.debug("\(operation.label): attempt \(number + 1), request \(requestID), \(wireBody.count) bytes\(encryptsPayloads ? " (encrypted)" : "")")
+        let request = HTTPRequest(method: "POST", url: url, headers: headers, body: wireBody, timeout: requestTimeout)
+        let response = try await transport.send(request)
+        logger.debug("\(operation.label): request \(requestID) answered HTTP \(response.statusCode), \(response.body.count) bytes")
+        return Exchange(response: response, envelope: envelope)
+    }
+
+    private func classify<Response: Decodable & Sendable>(
+        _ exchange: Exchange, operation: TokenizationOperation, expecting: Response.Type
+    ) -> RetryLoop.Outcome<Result<Response, RequestFailure>> {
+        let response = exchange.response
+        switch response.statusCode {
+        case 200..<300:
+            let decoded = decodeSuccess(exchange, as: Response.self)
+            if case .failure(let failure) = decoded {
+                logger.error("\(operation.label): \(failure.message)")
+            }
+            return .finished(decoded)
+        case 429, 500, 502, 503, 504:
+            let failure = RequestFailure.forStatus(response.statusCode, serverCode: Self.serverErrorCode(response))
+            return .retryable(statusCode: response.statusCode, retryAfter: response.header("Retry-After"), final: .failure(failure))
+        default:
+            let failure = RequestFailure.forStatus(response.statusCode, serverCode: Self.serverErrorCode(response))
+            logger.error("\(operation.label): \(failure.message)")
+            return .finished(.failure(failure))
+        }
+    }
+
+    private func decodeSuccess<Response: Decodable>(_ exchange: Exchange, as: Response.Type) -> Result<Response, RequestFailure> {
+        let response = exchange.response
+        let encryptedAnswer = response.header("X-ZeroPii-Encryption") == PayloadEnvelope.headerValue
+        var plaintext = response.body
+        if let envelope = exchange.envelope {
+            guard encryptedAnswer else { return .failure(.downgradedResponse) }
+            guard let wire = try? JSONDecoder().decode(WireBodies.EnvelopeResponse.self, from: response.body),
+                wire.v == PayloadEnvelope.version, wire.rid == envelope.requestID,
+                let iv = Data(base64Encoded: wire.iv), let ciphertext = Data(base64Encoded: wire.ct),
+                let opened = try? envelope.openResponse(SealedPayload(iv: iv, ciphertext: ciphertext))
+            else { return .failure(.undecryptableResponse) }
+            plaintext = opened
+        } else if encryptedAnswer {
+            return .failure(.invalidResponse)
+        }
+        guard let decoded = try? JSONDecoder().decode(Response.self, from: plaintext) else {
+            return .failure(.invalidResponse)
+        }
+        return .success(decoded)
+    }
+
+    /// The `error.code` of an error body, if the body is one.
+    static func serverErrorCode(_ response: HTTPResponse) -> String? {
+        (try? JSONDecoder().decode(WireBodies.ErrorResponse.self, from: response.body))?.error.code
+    }
+
+    /// Stores the offset between the server's `Date` and the local clock; false when the
+    /// response has no readable `Date`.
+    private func adoptServerClock(from response: HTTPResponse) -> Bool {
+        guard let header = response.header("Date"), let serverDate = RetryAfter.httpDate(header) else { return false }
+        let offset = Int64((serverDate.timeIntervalSince(clock.now())).rounded())
+        clockOffset.seconds = offset
+        return true
+    }
+
+    private static var operatingSystem: String {
+        #if os(iOS)
+        return "iOS"
+        #elseif os(macOS)
+        return "macOS"
+        #elseif os(tvOS)
+        return "tvOS"
+        #elseif os(watchOS)
+        return "watchOS"
+        #elseif os(Linux)
+        return "Linux"
+        #else
+        return "unknown"
+        #endif
+    }
+}
+
+/// The correction, in seconds, added to the local clock for envelope timestamps after
+/// a `stale_request`; kept for later requests.
+final class ClockOffset: @unchecked Sendable {
+    // Sendable: the value is guarded by `lock`.
+    private let lock = NSLock()
+    private var value: Int64 = 0
+
+    var seconds: Int64 {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}

@@ -1,0 +1,289 @@
+import Dispatch
+import Foundation
+
+/// The entry point: initialise once with your ``AccessTokenProvider`` and API URL, then
+/// tokenize values through ``getInstance()``.
+///
+/// Every tokenize method works in the background and calls its callback exactly once,
+/// on the main queue (or the queue in ``ZeroPiiConfiguration/callbackQueue``). Swift
+/// callers can use the `async` variants in `ZeroPiiSDK+Async.swift` instead.
+///
+/// Calling `initialize` again replaces the configuration of the same instance: new
+/// calls use the new provider, URL, policy and settings; calls already running finish
+/// with the old ones.
+#if canImport(ObjectiveC)
+@objc(ZeroPiiSDK)
+#endif
+public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
+    // Sendable: the mutable state (`engine`) is guarded by `lock`.
+
+    private static let registry = SharedInstance()
+
+    /// The pieces one configuration is made of, replaced together by `initialize`.
+    struct Engine: Sendable {
+        let client: TokenizationClient
+        let callbackQueue: DispatchQueue
+        let logger: SDKLogger
+    }
+
+    private let lock = NSLock()
+    private var engine: Engine
+
+    private init(engine: Engine) {
+        self.engine = engine
+    }
+
+    var currentEngine: Engine { lock.withLock { engine } }
+
+    // MARK: Initialisation
+
+    /// Initialises the SDK, or reconfigures it if it was initialised before.
+    ///
+    /// - Parameters:
+    ///   - tokenProvider: Supplies bearer tokens.
+    ///   - apiUrl: Base URL of the tokenization API (a trailing `/` is added if missing).
+    ///   - logLevel: Logging verbosity.
+    ///   - retryPolicy: Controls retries of failed requests.
+    /// - Returns: The shared instance.
+    @discardableResult
+    #if canImport(ObjectiveC)
+    @objc(initializeWithTokenProvider:apiUrl:logLevel:retryPolicy:)
+    #endif
+    public static func initialize(
+        tokenProvider: AccessTokenProvider,
+        apiUrl: String,
+        logLevel: ZeroPiiLogLevel,
+        retryPolicy: RetryPolicy
+    ) -> ZeroPiiSDK {
+        initialize(
+            tokenProvider: tokenProvider, apiUrl: apiUrl, logLevel: logLevel, retryPolicy: retryPolicy,
+            configuration: ZeroPiiConfiguration()
+        )
+    }
+
+    /// Initialises the SDK with the default ``RetryPolicy`` (1 retry, exponential back-off).
+    @discardableResult
+    #if canImport(ObjectiveC)
+    @objc(initializeWithTokenProvider:apiUrl:logLevel:)
+    #endif
+    public static func initialize(
+        tokenProvider: AccessTokenProvider,
+        apiUrl: String,
+        logLevel: ZeroPiiLogLevel
+    ) -> ZeroPiiSDK {
+        initialize(tokenProvider: tokenProvider, apiUrl: apiUrl, logLevel: logLevel, retryPolicy: DefaultRetryPolicy())
+    }
+
+    /// Initialises the SDK with logging off and the default ``RetryPolicy``.
+    @discardableResult
+    #if canImport(ObjectiveC)
+    @objc(initializeWithTokenProvider:apiUrl:)
+    #endif
+    public static func initialize(
+        tokenProvider: AccessTokenProvider,
+        apiUrl: String
+    ) -> ZeroPiiSDK {
+        initialize(tokenProvider: tokenProvider, apiUrl: apiUrl, logLevel: .off, retryPolicy: DefaultRetryPolicy())
+    }
+
+    /// Initialises the SDK with settings beyond the reference API (callback queue,
+    /// timeouts, payload encryption, log handler, transport, clocks).
+    @discardableResult
+    public static func initialize(
+        tokenProvider: AccessTokenProvider,
+        apiUrl: String,
+        logLevel: ZeroPiiLogLevel,
+        retryPolicy: RetryPolicy,
+        configuration: ZeroPiiConfiguration
+    ) -> ZeroPiiSDK {
+        let logger = SDKLogger(level: logLevel, handler: configuration.logHandler)
+        let engine = Engine(
+            client: TokenizationClient(
+                apiURL: apiUrl, tokenProvider: SharedTokenProvider(tokenProvider), retryPolicy: retryPolicy,
+                configuration: configuration, logger: logger
+            ),
+            callbackQueue: configuration.callbackQueue,
+            logger: logger
+        )
+        let (instance, replaced) = registry.install(engine: engine) { ZeroPiiSDK(engine: $0) }
+        if replaced {
+            logger.info("ZeroPiiSDK initialised again: the new configuration replaces the previous one")
+        } else {
+            logger.info("ZeroPiiSDK \(TokenizationClient.sdkVersion) initialised")
+        }
+        return instance
+    }
+
+    /// The shared instance. Stops the app with a fatal error if ``initialize(tokenProvider:apiUrl:)``
+    /// has not been called yet.
+    #if canImport(ObjectiveC)
+    @objc(getInstance)
+    #endif
+    public static func getInstance() -> ZeroPiiSDK {
+        guard let instance = registry.instance else {
+            fatalError("ZeroPiiSDK.getInstance() was called before ZeroPiiSDK.initialize(tokenProvider:apiUrl:); call initialize first")
+        }
+        return instance
+    }
+
+    /// The shared instance, or nil before initialisation (for code that must not crash).
+    public static var instanceIfInitialized: ZeroPiiSDK? {
+        registry.instance
+    }
+
+    /// Swaps in a new configuration.
+    fileprivate func replaceEngine(_ newEngine: Engine) {
+        lock.withLock { engine = newEngine }
+    }
+
+    // MARK: Single values
+
+    /// Tokenizes a string, unchanged (no trimming, no normalisation).
+    #if canImport(ObjectiveC)
+    @objc(tokenizeString:callback:)
+    #endif
+    public func tokenizeString(_ value: String, callback: @escaping (TokenizeResult) -> Void) {
+        deliver(callback) { await $0.tokenize(value) }
+    }
+
+    /// Tokenizes an integer, sent in decimal.
+    #if canImport(ObjectiveC)
+    @objc(tokenizeInt:callback:)
+    #endif
+    public func tokenizeInt(_ value: Int, callback: @escaping (TokenizeResult) -> Void) {
+        deliver(callback) { await $0.tokenize(value) }
+    }
+
+    /// Tokenizes a 64-bit integer, sent in decimal.
+    #if canImport(ObjectiveC)
+    @objc(tokenizeLong:callback:)
+    #endif
+    public func tokenizeLong(_ value: Int64, callback: @escaping (TokenizeResult) -> Void) {
+        deliver(callback) { await $0.tokenize(value) }
+    }
+
+    /// Tokenizes a `Float`, written as Java's `Float.toString` writes it. NaN and
+    /// infinities give an error result without a request.
+    #if canImport(ObjectiveC)
+    @objc(tokenizeFloat:callback:)
+    #endif
+    public func tokenizeFloat(_ value: Float, callback: @escaping (TokenizeResult) -> Void) {
+        deliver(callback) { await $0.tokenize(value) }
+    }
+
+    /// Tokenizes a `Double`, written as Java's `Double.toString` writes it. NaN and
+    /// infinities give an error result without a request.
+    #if canImport(ObjectiveC)
+    @objc(tokenizeDouble:callback:)
+    #endif
+    public func tokenizeDouble(_ value: Double, callback: @escaping (TokenizeResult) -> Void) {
+        deliver(callback) { await $0.tokenize(value) }
+    }
+
+    /// Tokenizes a Boolean, sent as `true` or `false`.
+    #if canImport(ObjectiveC)
+    @objc(tokenizeBool:callback:)
+    #endif
+    public func tokenizeBool(_ value: Bool, callback: @escaping (TokenizeResult) -> Void) {
+        deliver(callback) { await $0.tokenize(value) }
+    }
+
+    // MARK: Batches
+
+    /// Tokenizes 1 to 1000 strings in one request. An empty or larger batch gives an
+    /// error result at once, without a request.
+    #if canImport(ObjectiveC)
+    @objc(batchTokenizeStringValues:callback:)
+    #endif
+    public func batchTokenizeStringValues(_ values: [String], callback: @escaping (BatchTokenizeResult) -> Void) {
+        deliver(callback) { await $0.batchTokenize(values) }
+    }
+
+    /// Tokenizes 1 to 1000 integers in one request.
+    #if canImport(ObjectiveC)
+    @objc(batchTokenizeIntValues:callback:)
+    #endif
+    public func batchTokenizeIntValues(_ values: [Int], callback: @escaping (BatchTokenizeResult) -> Void) {
+        deliver(callback) { await $0.batchTokenize(values) }
+    }
+
+    /// Tokenizes 1 to 1000 64-bit integers in one request.
+    #if canImport(ObjectiveC)
+    @objc(batchTokenizeLongValues:callback:)
+    #endif
+    public func batchTokenizeLongValues(_ values: [Int64], callback: @escaping (BatchTokenizeResult) -> Void) {
+        deliver(callback) { await $0.batchTokenize(values) }
+    }
+
+    /// Tokenizes 1 to 1000 `Float`s in one request; any NaN or infinity fails the batch
+    /// without a request.
+    #if canImport(ObjectiveC)
+    @objc(batchTokenizeFloatValues:callback:)
+    #endif
+    public func batchTokenizeFloatValues(_ values: [Float], callback: @escaping (BatchTokenizeResult) -> Void) {
+        deliver(callback) { await $0.batchTokenize(values) }
+    }
+
+    /// Tokenizes 1 to 1000 `Double`s in one request; any NaN or infinity fails the batch
+    /// without a request.
+    #if canImport(ObjectiveC)
+    @objc(batchTokenizeDoubleValues:callback:)
+    #endif
+    public func batchTokenizeDoubleValues(_ values: [Double], callback: @escaping (BatchTokenizeResult) -> Void) {
+        deliver(callback) { await $0.batchTokenize(values) }
+    }
+
+    /// Tokenizes 1 to 1000 Booleans in one request.
+    #if canImport(ObjectiveC)
+    @objc(batchTokenizeBoolValues:callback:)
+    #endif
+    public func batchTokenizeBoolValues(_ values: [Bool], callback: @escaping (BatchTokenizeResult) -> Void) {
+        deliver(callback) { await $0.batchTokenize(values) }
+    }
+
+    // MARK: Delivery
+
+    /// Runs `work` in the background and hands its result to `callback` exactly once,
+    /// on the configured queue.
+    private func deliver<Result: Sendable>(
+        _ callback: @escaping (Result) -> Void,
+        _ work: @escaping @Sendable (ZeroPiiSDK) async -> Result
+    ) {
+        let queue = currentEngine.callbackQueue
+        let box = CallbackBox(callback)
+        Task.detached {
+            let result = await work(self)
+            queue.async { box.callback(result) }
+        }
+    }
+}
+
+/// The singleton, created on first `initialize` and reconfigured by later ones.
+private final class SharedInstance: @unchecked Sendable {
+    // Sendable: `current` is guarded by `lock`.
+    private let lock = NSLock()
+    private var current: ZeroPiiSDK?
+
+    var instance: ZeroPiiSDK? { lock.withLock { current } }
+
+    /// Installs `engine` in the existing instance, or creates one; says which.
+    func install(engine: ZeroPiiSDK.Engine, create: (ZeroPiiSDK.Engine) -> ZeroPiiSDK) -> (ZeroPiiSDK, replaced: Bool) {
+        lock.withLock {
+            if let current {
+                current.replaceEngine(engine)
+                return (current, true)
+            }
+            let created = create(engine)
+            current = created
+            return (created, false)
+        }
+    }
+}
+
+/// Carries an app's callback to the callback queue. The SDK calls it once, on that
+/// queue, and touches it nowhere else, so handing it across threads is safe even
+/// though the reference API's closure type is not `@Sendable`.
+private struct CallbackBox<Result>: @unchecked Sendable {
+    let callback: (Result) -> Void
+    init(_ callback: @escaping (Result) -> Void) { self.callback = callback }
+}
