@@ -1,0 +1,261 @@
+import Foundation
+import Testing
+import ZeroPiiCrypto
+import ZeroPiiTestSupport
+@testable import ZeroPiiSDK
+
+struct PipelineTests {
+    @Test(arguments: [true, false])
+    func tokenizesOneValueWithAndWithoutEncryption(encryption: Bool) async throws {
+        let server = InTestServer()
+        let client = makeClient(server: server, encryption: encryption)
+        let first = await client.tokenize("alice@example.com")
+        #expect(first.isSuccess)
+        #expect(first.token == InTestServer.token(for: "alice@example.com"))
+        #expect(first.newlyCreated && !first.exists && first.dataType == "string")
+        let second = await client.tokenize("alice@example.com")
+        #expect(second.token == first.token && second.exists && !second.newlyCreated)
+
+        let request = try #require(server.requests.first)
+        #expect(request.url.absoluteString == "https://tokens.example.test/api/ct-vault/api/v2/tokenize")
+        #expect(request.header("Authorization") == "Bearer secret-access-token-1")
+        #expect(request.header("Content-Type") == "application/json")
+        #expect(request.header("Accept") == "application/json")
+        #expect(request.header("User-Agent")?.hasPrefix("ZeroPiiSDK/1.0.0 (") == true)
+        let requestID = try #require(request.header("X-Request-ID"))
+        #expect(UUID(uuidString: requestID) != nil && requestID == requestID.lowercased())
+        #expect(request.header("X-ZeroPii-Encryption") == (encryption ? "v1" : nil))
+        // Encrypted bodies never carry the value in readable form.
+        #expect(String(decoding: request.body, as: UTF8.self).contains("alice") == !encryption)
+    }
+
+    @Test func eachAttemptIsSealedAfresh() async throws {
+        let server = InTestServer()
+        server.script(status: 503)
+        let client = makeClient(server: server)
+        #expect(await client.tokenize("v").isSuccess)
+        let bodies = try server.requests.map { try JSONDecoder().decode(WireBodies.EnvelopeRequest.self, from: $0.body) }
+        #expect(bodies.count == 2)
+        #expect(bodies[0].rid != bodies[1].rid && bodies[0].salt != bodies[1].salt && bodies[0].iv != bodies[1].iv)
+        #expect(server.requests.map { $0.header("X-Request-ID") } == bodies.map(\.rid))
+    }
+
+    @Test func batchesKeepOrderAndSummary() async throws {
+        let server = InTestServer()
+        let client = makeClient(server: server)
+        _ = await client.tokenize("b@example.com")
+        let result = await client.batchTokenize(["a@example.com", "b@example.com", "42", "a@example.com"])
+        #expect(result.isSuccess)
+        #expect(result.results.map(\.originalValue) == ["a@example.com", "b@example.com", "42", "a@example.com"])
+        #expect(result.results.map(\.token) == ["a@example.com", "b@example.com", "42", "a@example.com"].map(InTestServer.token(for:)))
+        #expect(result.results.map(\.newlyCreated) == [true, false, true, false])
+        #expect(result.results[2].dataType == "number")
+        #expect(result.summary?.processedCount == 4 && result.summary?.existingCount == 2 && result.summary?.newlyCreatedCount == 2)
+    }
+
+    /// PROTOCOL.md section 6, row by row: status, whether it is retried, and what the
+    /// result says.
+    @Test(arguments: [
+        (400, 1, false), (403, 1, false), (404, 1, false), (409, 1, false), (413, 1, false), (418, 1, false), (419, 1, false),
+        (429, 2, true), (500, 2, true), (501, 1, false), (502, 2, true), (503, 2, true), (504, 2, true),
+    ])
+    func statusTable(status: Int, expectedRequests: Int, retried: Bool) async throws {
+        let server = InTestServer()
+        server.script(status: status)
+        server.script(status: status)
+        let clock = InstantRetryClock()
+        let client = makeClient(server: server, retryClock: clock)
+        let result = await client.tokenize("value")
+        #expect(server.requests.count == expectedRequests)
+        #expect(!result.isSuccess)
+        #expect(result.httpStatusCode?.intValue == status)
+        #expect(result.errorMessage?.contains("HTTP \(status)") == true)
+        #expect(clock.sleeps == (retried ? [2000] : []))
+    }
+
+    @Test func aRetryThatSucceedsGivesTheToken() async throws {
+        let server = InTestServer()
+        server.script(status: 502)
+        let result = await makeClient(server: server).tokenize("value")
+        #expect(result.isSuccess && result.token == InTestServer.token(for: "value"))
+    }
+
+    @Test func networkFailuresAreRetriedWithANilStatus() async throws {
+        final class Policy: NSObject, RetryPolicy, @unchecked Sendable {
+            var statuses: [Int?] = []
+            func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool {
+                statuses.append(httpStatusCode?.intValue)
+                return attempt < 2
+            }
+            func retryDelayMs(attempt: Int) -> Int { 10 }
+        }
+        let policy = Policy()
+        let server = InTestServer()
+        let client = makeClient(server: server, retryPolicy: policy) { configuration in
+            configuration.transport = ClosureTransport.failing(with: .connectionFailed)
+        }
+        let result = await client.tokenize("value")
+        #expect(!result.isSuccess && result.httpStatusCode == nil)
+        #expect(result.errorMessage?.contains("network") == true)
+        #expect(policy.statuses == [nil, nil, nil])
+    }
+
+    @Test func retryAfterIsHonouredFor429() async throws {
+        let server = InTestServer()
+        server.script(status: 429, headers: ["Retry-After": "9"])
+        let clock = InstantRetryClock()
+        let result = await makeClient(server: server, retryClock: clock).tokenize("value")
+        #expect(result.isSuccess)
+        #expect(clock.sleeps == [9000])
+    }
+
+    @Test func a401RefreshesTheTokenOnceAndReplays() async throws {
+        let server = InTestServer(acceptedTokens: ["secret-access-token-2"])
+        let provider = CountingProvider()
+        let clock = InstantRetryClock()
+        let result = await makeClient(server: server, provider: provider, retryClock: clock).tokenize("value")
+        #expect(result.isSuccess)
+        #expect(provider.calls == 2)
+        #expect(server.requests.map { $0.header("Authorization") } == ["Bearer secret-access-token-1", "Bearer secret-access-token-2"])
+        #expect(clock.sleeps.isEmpty)  // not passed to the retry policy
+    }
+
+    @Test func aSecond401IsAnError() async throws {
+        let server = InTestServer(acceptedTokens: ["never-issued"])
+        let provider = CountingProvider()
+        let result = await makeClient(server: server, provider: provider).tokenize("value")
+        #expect(!result.isSuccess && result.httpStatusCode?.intValue == 401)
+        #expect(server.requests.count == 2 && provider.calls == 2)
+    }
+
+    @Test func aStaleRequestCorrectsTheClockAndReplaysOnce() async throws {
+        let server = InTestServer()
+        server.serverClockOffset = 3600  // the server is an hour ahead of this device
+        let client = makeClient(server: server)
+        let result = await client.tokenize("value")
+        #expect(result.isSuccess)
+        #expect(server.requests.count == 2)
+        // The offset is kept: the next request is on time at once.
+        #expect(await client.tokenize("other").isSuccess)
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func aDowngradedResponseIsRejected() async throws {
+        let server = InTestServer()
+        server.script { _ in
+            HTTPResponse(statusCode: 200, body: Data(#"{"token":"plain","exists":false,"newlyCreated":true}"#.utf8))
+        }
+        let result = await makeClient(server: server).tokenize("value")
+        #expect(!result.isSuccess && result.token == nil)
+        #expect(result.errorMessage?.contains("without payload encryption") == true)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func tamperedOrMisdirectedResponsesAreRejected() async throws {
+        for tamper in ["ciphertext", "rid", "version", "garbage"] {
+            let server = InTestServer()
+            server.script { request in
+                var response = server.handleUnscripted(request)
+                var wire = try! JSONDecoder().decode(WireBodies.EnvelopeResponse.self, from: response.body)
+                switch tamper {
+                case "ciphertext":
+                    var bytes = Data(base64Encoded: wire.ct)!
+                    bytes[0] ^= 1
+                    wire.ct = bytes.base64EncodedString()
+                case "rid": wire.rid = UUID().uuidString.lowercased()
+                case "version": wire.v = 2
+                default: response.body = Data("not json".utf8)
+                }
+                if tamper != "garbage" { response.body = try! JSONEncoder().encode(wire) }
+                return response
+            }
+            let result = await makeClient(server: server).tokenize("value")
+            #expect(!result.isSuccess, "\(tamper)")
+            #expect(result.errorMessage == "the response could not be decrypted", "\(tamper)")
+        }
+    }
+
+    @Test func inconsistentBatchesAreRejected() async throws {
+        let values = ["a", "b", "c"]
+        let item = { (value: String, exists: Bool) in
+            WireBodies.BatchTokenizeItem(originalValue: value, token: "t" + value, exists: exists, newlyCreated: !exists, dataType: "string")
+        }
+        let summary = WireBodies.BatchTokenizeSummary(processedCount: 3, existingCount: 0, newlyCreatedCount: 3)
+        let cases: [WireBodies.BatchTokenizeResponse] = [
+            .init(results: [item("a", false), item("b", false)], summary: summary),
+            .init(results: [item("a", false), item("b", false), item("c", false), item("c", false)], summary: summary),
+            .init(results: [item("b", false), item("a", false), item("c", false)], summary: summary),
+            .init(results: [item("a", false), item("b", false), item("c", false)], summary: .init(processedCount: 3, existingCount: 1, newlyCreatedCount: 2)),
+            .init(results: [item("a", true), item("b", false), item("c", false)], summary: summary),
+            .init(
+                results: [WireBodies.BatchTokenizeItem(originalValue: "a", token: "x", exists: true, newlyCreated: true, dataType: nil), item("b", false), item("c", false)],
+                summary: .init(processedCount: 3, existingCount: 1, newlyCreatedCount: 3)
+            ),
+        ]
+        for (index, response) in cases.enumerated() {
+            #expect(!TokenizationClient.isConsistent(response, with: values), "case \(index)")
+        }
+        #expect(TokenizationClient.isConsistent(.init(results: values.map { item($0, false) }, summary: summary), with: values))
+
+        let server = InTestServer()
+        server.script { _ in HTTPResponse(statusCode: 200, body: try! JSONEncoder().encode(cases[0])) }
+        let result = await makeClient(server: server, encryption: false).batchTokenize(values)
+        #expect(!result.isSuccess && result.results.isEmpty && result.summary == nil)
+        #expect(result.errorMessage == "the server's response did not match the request")
+    }
+
+    @Test func hostileBodiesGiveErrorsNotCrashes() async throws {
+        let bodies: [Data] = [
+            Data(), Data("{".utf8), Data(#"{"token":1,"exists":false,"newlyCreated":true}"#.utf8),
+            Data(#"{"token":"t","exists":true,"newlyCreated":true}"#.utf8), Data(repeating: 0x7B, count: 10_000_000),
+        ]
+        for body in bodies {
+            let server = InTestServer()
+            server.script { _ in HTTPResponse(statusCode: 200, body: body) }
+            let result = await makeClient(server: server, encryption: false).tokenize("value")
+            #expect(!result.isSuccess && result.token == nil)
+        }
+    }
+
+    @Test func cancellationEndsTheRequestWithAnErrorResult() async throws {
+        let (started, continuation) = AsyncStream<Void>.makeStream()
+        let server = InTestServer()
+        let client = makeClient(server: server) { configuration in
+            configuration.transport = ClosureTransport { _ in
+                continuation.yield()
+                try await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)
+                return HTTPResponse(statusCode: 200)
+            }
+        }
+        let task = Task { await client.tokenize("value") }
+        var iterator = started.makeAsyncIterator()
+        _ = await iterator.next()
+        task.cancel()
+        let result = await task.value
+        #expect(!result.isSuccess)
+        #expect(result.errorMessage == "the request was cancelled")
+    }
+
+    @Test func anInvalidAPIURLFailsEveryRequestWithoutCrashing() async throws {
+        var configuration = ZeroPiiConfiguration()
+        configuration.transport = InTestServer().transport
+        for url in ["", "not a url", "ftp://example.com", "/relative/path"] {
+            let client = TokenizationClient(
+                apiURL: url, tokenProvider: SharedTokenProvider(CountingProvider()), retryPolicy: DefaultRetryPolicy(),
+                configuration: configuration, logger: SDKLogger(level: .off, handler: nil)
+            )
+            let result = await client.tokenize("value")
+            #expect(!result.isSuccess, "\(url)")
+        }
+        #expect(TokenizationClient.baseURL(from: "https://example.com/base")?.absoluteString == "https://example.com/base/")
+        #expect(TokenizationClient.baseURL(from: "https://example.com/base/")?.absoluteString == "https://example.com/base/")
+    }
+}
+
+extension InTestServer {
+    /// The server's own answer, for scripts that alter it.
+    func handleUnscripted(_ request: HTTPRequest) -> HTTPResponse {
+        let copy = InTestServer()
+        return copy.handle(request)
+    }
+}

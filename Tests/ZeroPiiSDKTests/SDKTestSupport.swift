@@ -1,0 +1,65 @@
+import Foundation
+@testable import ZeroPiiSDK
+
+/// A provider that answers at once with numbered tokens, counting calls.
+final class CountingProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    let prefix: String
+    let expiresIn: Int
+
+    init(prefix: String = "secret-access-token", expiresIn: Int = 3600) {
+        self.prefix = prefix
+        self.expiresIn = expiresIn
+    }
+
+    var calls: Int { lock.withLock { count } }
+
+    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+        let number = lock.withLock { () -> Int in count += 1; return count }
+        completion(AccessTokenInfo(token: "\(prefix)-\(number)", expiresInSeconds: expiresIn), nil)
+    }
+}
+
+/// A retry clock that never waits and remembers the delays asked for.
+final class InstantRetryClock: RetryClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [Int] = []
+    var sleeps: [Int] { lock.withLock { recorded } }
+    func now() -> Date { Date() }
+    func sleep(milliseconds: Int) async throws {
+        lock.withLock { recorded.append(milliseconds) }
+        try Task.checkCancellation()
+    }
+}
+
+/// Collects log lines from the SDK's log handler.
+final class CapturedLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var all: [String] { lock.withLock { lines } }
+    var handler: @Sendable (ZeroPiiLogLevel, String) -> Void { { [self] _, line in lock.withLock { lines.append(line) } } }
+}
+
+/// Builds a client wired to `server` with instant retries, bypassing the singleton so
+/// tests can run in parallel.
+func makeClient(
+    server: InTestServer,
+    provider: AccessTokenProvider = CountingProvider(),
+    retryPolicy: RetryPolicy = DefaultRetryPolicy(),
+    encryption: Bool = true,
+    retryClock: InstantRetryClock = InstantRetryClock(),
+    log: CapturedLog? = nil,
+    configure: (inout ZeroPiiConfiguration) -> Void = { _ in }
+) -> TokenizationClient {
+    var configuration = ZeroPiiConfiguration()
+    configuration.transport = server.transport
+    configuration.payloadEncryption = encryption
+    configuration.retryClock = retryClock
+    configuration.logHandler = log?.handler
+    configure(&configuration)
+    return TokenizationClient(
+        apiURL: "https://tokens.example.test/api", tokenProvider: SharedTokenProvider(provider), retryPolicy: retryPolicy,
+        configuration: configuration, logger: SDKLogger(level: log == nil ? .off : .debug, handler: log?.handler)
+    )
+}
