@@ -41,19 +41,26 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         urlRequest.httpBody = request.body
 
         let pending = PendingTask()
+        // URLSession on Linux applies the session's timeout rather than the request's,
+        // so the per-attempt timeout is enforced here, the same way on every platform.
+        let timer = Task {
+            try await Task.sleep(nanoseconds: UInt64(max(0, request.timeout) * 1e9))
+            pending.cancel(timedOut: true)
+        }
+        defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
-                    continuation.resume(with: Self.outcome(data: data, response: response, error: error))
+                    continuation.resume(with: Self.outcome(data: data, response: response, error: error, timedOut: pending.didTimeOut))
                 }
                 pending.start(task)
             }
         } onCancel: {
-            pending.cancel()
+            pending.cancel(timedOut: false)
         }
     }
 
-    private static func outcome(data: Data?, response: URLResponse?, error: Error?) -> Result<HTTPResponse, Error> {
+    private static func outcome(data: Data?, response: URLResponse?, error: Error?, timedOut: Bool) -> Result<HTTPResponse, Error> {
         if let http = response as? HTTPURLResponse, error == nil {
             var headers: [String: String] = [:]
             for (name, value) in http.allHeaderFields {
@@ -65,7 +72,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
             return .failure(TransportError.connectionFailed(detail: "no HTTP response"))
         }
         switch urlError.code {
-        case .cancelled: return .failure(CancellationError())
+        case .cancelled: return .failure(timedOut ? TransportError.timedOut : CancellationError())
         case .timedOut: return .failure(TransportError.timedOut)
         default: return .failure(TransportError.connectionFailed(detail: "URLError \(urlError.code.rawValue)"))
         }
@@ -79,6 +86,10 @@ private final class PendingTask: @unchecked Sendable {
     private let lock = NSLock()
     private var task: URLSessionDataTask?
     private var isCancelled = false
+    private var timedOut = false
+
+    /// Whether the cancellation came from the attempt's timeout rather than the caller.
+    var didTimeOut: Bool { lock.withLock { timedOut } }
 
     func start(_ task: URLSessionDataTask) {
         lock.lock()
@@ -91,9 +102,12 @@ private final class PendingTask: @unchecked Sendable {
         task.resume()
     }
 
-    func cancel() {
+    func cancel(timedOut: Bool) {
         lock.lock()
-        isCancelled = true
+        if !isCancelled {
+            isCancelled = true
+            self.timedOut = timedOut
+        }
         let task = self.task
         lock.unlock()
         task?.cancel()

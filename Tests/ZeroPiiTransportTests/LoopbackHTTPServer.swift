@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A minimal HTTP/1.1 server on 127.0.0.1 for the transport tests: one request per
+/// connection, `Content-Length` bodies, answers chosen by the test.
+final class LoopbackHTTPServer: @unchecked Sendable {
+    enum Answer {
+        case respond(status: Int, headers: [String: String], body: Data)
+        /// Accept the request and never answer (until the server stops).
+        case hang
+    }
+
+    struct Received {
+        let method: String
+        let path: String
+        let headers: [String: String]
+        let body: Data
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let answer: @Sendable (Received) -> Answer
+    private let lock = NSLock()
+    private var hanging: [Int32] = []
+    private var stopped = false
+
+    init(answer: @escaping @Sendable (Received) -> Answer) throws {
+        self.answer = answer
+        let listener = socket(AF_INET, Self.streamType, 0)
+        self.listener = listener
+        var reuse: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    func stop() {
+        let sockets: [Int32] = lock.withLock {
+            stopped = true
+            defer { hanging.removeAll() }
+            return hanging
+        }
+        sockets.forEach { _ = close($0) }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    #if canImport(Glibc)
+    private static let streamType = Int32(SOCK_STREAM.rawValue)
+    #else
+    private static let streamType = SOCK_STREAM
+    #endif
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 { return }
+            Thread.detachNewThread { [self] in serve(connection) }
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var buffer = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var headerEnd: Int?
+        while headerEnd == nil {
+            let count = read(connection, &chunk, chunk.count)
+            if count <= 0 { close(connection); return }
+            buffer += chunk[0..<count]
+            headerEnd = Self.find([13, 10, 13, 10], in: buffer)
+        }
+        let head = String(decoding: buffer[0..<headerEnd!], as: UTF8.self).components(separatedBy: "\r\n")
+        let requestLine = head[0].split(separator: " ")
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let bodyLength = Int(headers["content-length"] ?? "0") ?? 0
+        var body = Array(buffer[(headerEnd! + 4)...])
+        while body.count < bodyLength {
+            let count = read(connection, &chunk, chunk.count)
+            if count <= 0 { break }
+            body += chunk[0..<count]
+        }
+        let received = Received(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: Data(body))
+        switch answer(received) {
+        case .hang:
+            let alreadyStopped = lock.withLock { () -> Bool in
+                if !stopped { hanging.append(connection) }
+                return stopped
+            }
+            if alreadyStopped { close(connection) }
+        case .respond(let status, let responseHeaders, let responseBody):
+            var text = "HTTP/1.1 \(status) Status\r\nContent-Length: \(responseBody.count)\r\nConnection: close\r\n"
+            for (name, value) in responseHeaders { text += "\(name): \(value)\r\n" }
+            text += "\r\n"
+            let bytes = Array(text.utf8) + Array(responseBody)
+            _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+            close(connection)
+        }
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<(start + needle.count)]) == needle {
+            return start
+        }
+        return nil
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import ZeroPiiTestSupport
+import ZeroPiiTransport
+
+/// Serialized: each test runs its own loopback server, and keeping them apart makes a
+/// failure point at one of them.
+@Suite(.serialized)
+struct URLSessionTransportTests {
+    @Test func sendsMethodHeadersAndBodyAndReturnsTheResponse() async throws {
+        let server = try LoopbackHTTPServer { request in
+            let echo = "\(request.method) \(request.path) \(request.headers["x-test"] ?? "-") \(String(decoding: request.body, as: UTF8.self))"
+            return .respond(status: 201, headers: ["X-Reply": "yes"], body: Data(echo.utf8))
+        }
+        defer { server.stop() }
+        let request = HTTPRequest(
+            method: "POST", url: server.baseURL.appendingPathComponent("ct-vault/api/v2/tokenize"),
+            headers: ["X-Test": "header-value", "Content-Type": "application/json"], body: Data(#"{"value":"v"}"#.utf8), timeout: 10
+        )
+        let response = try await URLSessionTransport().send(request)
+        #expect(response.statusCode == 201)
+        #expect(response.header("x-reply") == "yes")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"POST /ct-vault/api/v2/tokenize header-value {"value":"v"}"#)
+    }
+
+    @Test func errorStatusesAreResponsesNotErrors() async throws {
+        let server = try LoopbackHTTPServer { request in
+            request.path == "/empty"
+                ? .respond(status: 503, headers: ["Retry-After": "3"], body: Data())
+                : .respond(status: 503, headers: ["Retry-After": "3"], body: Data("x".utf8))
+        }
+        defer { server.stop() }
+        let response = try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 10))
+        #expect(response.statusCode == 503)
+        let empty = try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL.appendingPathComponent("empty"), timeout: 10))
+        #expect(empty.statusCode == 503)
+        #expect(response.header("Retry-After") == "3")
+    }
+
+    @Test func aRefusedConnectionIsANetworkFailure() async throws {
+        let server = try LoopbackHTTPServer { _ in .hang }
+        let url = server.baseURL
+        server.stop()
+        await #expect(throws: TransportError.connectionFailed) {
+            try await URLSessionTransport().send(HTTPRequest(method: "POST", url: url, timeout: 10))
+        }
+    }
+
+    @Test func aSilentServerTimesOut() async throws {
+        let server = try LoopbackHTTPServer { _ in .hang }
+        defer { server.stop() }
+        let started = Date()
+        await #expect(throws: TransportError.timedOut) {
+            try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 1))
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test func cancellingTheTaskCancelsTheRequest() async throws {
+        let (arrived, continuation) = AsyncStream<Void>.makeStream()
+        let server = try LoopbackHTTPServer { _ in
+            continuation.yield()
+            return .hang
+        }
+        defer { server.stop() }
+        let started = Date()
+        let task = Task {
+            try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 60))
+        }
+        var iterator = arrived.makeAsyncIterator()
+        _ = await iterator.next()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
+    @Test func descriptionsHoldNoBodyOrHeaders() {
+        let request = HTTPRequest(method: "POST", url: URL(string: "https://x.test/p?q=1")!, headers: ["Authorization": "Bearer SECRET"], body: Data("alice".utf8))
+        #expect(!request.description.contains("SECRET") && !request.description.contains("alice"))
+        let response = HTTPResponse(statusCode: 200, body: Data("token-xyz".utf8))
+        #expect(!response.description.contains("token-xyz"))
+    }
+}
+
+struct ClosureTransportTests {
+    @Test func presetsAnswerAsConfigured() async throws {
+        let request = HTTPRequest(method: "POST", url: URL(string: "https://x.test/")!)
+        let response = try await ClosureTransport.responding(statusCode: 429, headers: ["Retry-After": "1"]).send(request)
+        #expect(response.statusCode == 429 && response.header("retry-after") == "1")
+        await #expect(throws: TransportError.timedOut) { try await ClosureTransport.failing(with: .timedOut).send(request) }
+        let echo = ClosureTransport { HTTPResponse(statusCode: 200, body: $0.body) }
+        #expect(try await echo.send(HTTPRequest(method: "POST", url: request.url, body: Data([1, 2]))).body == Data([1, 2]))
+    }
+}
