@@ -31,7 +31,11 @@ let package = Package(
             swiftSettings: strictConcurrency
         ),
         .target(name: "CleverTapZeroPiiSDK", dependencies: ["ZeroPiiSDK"], swiftSettings: strictConcurrency),
-        .target(name: "ZeroPiiTestSupport", dependencies: ["ZeroPiiTransport"], swiftSettings: strictConcurrency),
+        .target(
+            name: "ZeroPiiTestSupport",
+            dependencies: ["ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
+            swiftSettings: strictConcurrency
+        ),
         .executableTarget(
             name: "ZeroPiiBenchmarks",
             dependencies: ["ZeroPiiCrypto"],
@@ -39,8 +43,8 @@ let package = Package(
         ),
         .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiTransportTests", dependencies: ["ZeroPiiTransport", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
-        .testTarget(name: "ZeroPiiRetryTests", dependencies: ["ZeroPiiRetry"], swiftSettings: strictConcurrency),
-        .testTarget(name: "ZeroPiiAuthTests", dependencies: ["ZeroPiiAuth"], swiftSettings: strictConcurrency),
+        .testTarget(name: "ZeroPiiRetryTests", dependencies: ["ZeroPiiRetry", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
+        .testTarget(name: "ZeroPiiAuthTests", dependencies: ["ZeroPiiAuth", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiSDKTests",
             dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiSDK", "ZeroPiiCrypto", "ZeroPiiTestSupport"],

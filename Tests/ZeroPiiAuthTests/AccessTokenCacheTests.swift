@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import ZeroPiiAuth
+import ZeroPiiTestSupport
+
+typealias ManualClock = ManualTokenClock
 
 struct AccessTokenCacheTests {
     @Test func reusesATokenUntilTheMarginBeforeExpiry() async throws {

@@ -1,48 +1,6 @@
 import Foundation
 import ZeroPiiAuth
 
-/// A clock the test moves by hand; sleepers wake when it passes their deadline.
-final class ManualClock: TokenClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: TimeInterval = 1_000
-    private var sleepers: [(id: UUID, deadline: TimeInterval, continuation: CheckedContinuation<Void, Error>)] = []
-
-    func now() -> TimeInterval { lock.withLock { current } }
-
-    var sleeperCount: Int { lock.withLock { sleepers.count } }
-
-    func advance(by seconds: TimeInterval) {
-        let due: [CheckedContinuation<Void, Error>] = lock.withLock {
-            current += seconds
-            let ready = sleepers.filter { $0.deadline <= current }
-            sleepers.removeAll { $0.deadline <= current }
-            return ready.map(\.continuation)
-        }
-        due.forEach { $0.resume() }
-    }
-
-    func sleep(seconds: TimeInterval) async throws {
-        let id = UUID()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-                let resumeNow: Bool = lock.withLock {
-                    let deadline = current + seconds
-                    if deadline <= current { return true }
-                    sleepers.append((id, deadline, continuation))
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            let cancelled = lock.withLock { () -> CheckedContinuation<Void, Error>? in
-                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return sleepers.remove(at: index).continuation
-            }
-            cancelled?.resume(throwing: CancellationError())
-        }
-    }
-}
-
 /// A provider whose behaviour each test chooses, counting its calls.
 final class ScriptedProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
     enum Behaviour {

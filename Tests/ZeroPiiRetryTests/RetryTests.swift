@@ -1,24 +1,7 @@
 import Foundation
 import Testing
 import ZeroPiiRetry
-
-/// A clock that records the sleeps it is asked for and returns at once.
-final class RecordingClock: RetryClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [Int] = []
-    let fixedNow: Date
-
-    init(now: Date = Date(timeIntervalSince1970: 1_764_489_600)) { fixedNow = now }
-
-    var sleeps: [Int] { lock.withLock { recorded } }
-
-    func now() -> Date { fixedNow }
-
-    func sleep(milliseconds: Int) async throws {
-        lock.withLock { recorded.append(milliseconds) }
-        try Task.checkCancellation()
-    }
-}
+import ZeroPiiTestSupport
 
 /// Tells the test when the loop starts sleeping, then waits until cancelled.
 struct BlockingClock: RetryClock {
@@ -84,7 +67,7 @@ struct RetryAfterTests {
 struct RetryLoopTests {
     @Test func zeroBasedAttemptsAndPolicyDelays() async throws {
         let policy = DefaultRetryPolicy(maximumRetries: 3, baseDelayMs: 100)
-        let clock = RecordingClock()
+        let clock = ImmediateRetryClock(now: Date(timeIntervalSince1970: 1_764_489_600))
         var attempts: [Int] = []
         let result: String = try await RetryLoop(policy: policy, clock: clock).run { attempt in
             attempts.append(attempt)
@@ -96,7 +79,7 @@ struct RetryLoopTests {
     }
 
     @Test func policyRefusalReturnsTheFinalOutcome() async throws {
-        let clock = RecordingClock()
+        let clock = ImmediateRetryClock(now: Date(timeIntervalSince1970: 1_764_489_600))
         var calls = 0
         let result: String = try await RetryLoop(policy: DefaultRetryPolicy(), clock: clock).run { _ in
             calls += 1
@@ -109,14 +92,14 @@ struct RetryLoopTests {
 
     @Test func retryAfterRaisesTheDelayOnlyFor429And503() async throws {
         for (status, expected) in [(429, 7000), (503, 7000), (500, 2000)] {
-            let clock = RecordingClock()
+            let clock = ImmediateRetryClock(now: Date(timeIntervalSince1970: 1_764_489_600))
             let _: String = try await RetryLoop(policy: DefaultRetryPolicy(), clock: clock).run { attempt in
                 attempt == 0 ? .retryable(statusCode: status, retryAfter: "7", final: "x") : .finished("ok")
             }
             #expect(clock.sleeps == [expected], "status \(status)")
         }
         // A Retry-After shorter than the policy's delay does not shorten it.
-        let clock = RecordingClock()
+        let clock = ImmediateRetryClock(now: Date(timeIntervalSince1970: 1_764_489_600))
         let _: String = try await RetryLoop(policy: DefaultRetryPolicy(), clock: clock).run { attempt in
             attempt == 0 ? .retryable(statusCode: 429, retryAfter: "1", final: "x") : .finished("ok")
         }
@@ -135,7 +118,7 @@ struct RetryLoopTests {
 
     @Test func thePolicySeesZeroBasedRetriesAndNilForNetworkErrors() async throws {
         let policy = RecordingPolicy()
-        let clock = RecordingClock()
+        let clock = ImmediateRetryClock(now: Date(timeIntervalSince1970: 1_764_489_600))
         let _: String = try await RetryLoop(policy: policy, clock: clock).run { _ in
             .retryable(statusCode: nil, retryAfter: nil, final: "network down")
         }

@@ -15,7 +15,7 @@ struct FacadeTests {
         var configuration = ZeroPiiConfiguration()
         configuration.transport = server.transport
         configuration.callbackQueue = callbackQueue
-        configuration.retryClock = InstantRetryClock()
+        configuration.retryClock = ImmediateRetryClock()
         configuration.logHandler = log?.handler
         return ZeroPiiSDK.initialize(
             tokenProvider: provider, apiUrl: "https://tokens.example.test", logLevel: logLevel,

@@ -63,7 +63,7 @@ struct PipelineTests {
         let server = InTestServer()
         server.script(status: status)
         server.script(status: status)
-        let clock = InstantRetryClock()
+        let clock = ImmediateRetryClock()
         let client = makeClient(server: server, retryClock: clock)
         let result = await client.tokenize("value")
         #expect(server.requests.count == expectedRequests)
@@ -103,7 +103,7 @@ struct PipelineTests {
     @Test func retryAfterIsHonouredFor429() async throws {
         let server = InTestServer()
         server.script(status: 429, headers: ["Retry-After": "9"])
-        let clock = InstantRetryClock()
+        let clock = ImmediateRetryClock()
         let result = await makeClient(server: server, retryClock: clock).tokenize("value")
         #expect(result.isSuccess)
         #expect(clock.sleeps == [9000])
@@ -112,7 +112,7 @@ struct PipelineTests {
     @Test func a401RefreshesTheTokenOnceAndReplays() async throws {
         let server = InTestServer(acceptedTokens: ["secret-access-token-2"])
         let provider = CountingProvider()
-        let clock = InstantRetryClock()
+        let clock = ImmediateRetryClock()
         let result = await makeClient(server: server, provider: provider, retryClock: clock).tokenize("value")
         #expect(result.isSuccess)
         #expect(provider.calls == 2)
@@ -257,5 +257,79 @@ extension InTestServer {
     func handleUnscripted(_ request: HTTPRequest) -> HTTPResponse {
         let copy = InTestServer()
         return copy.handle(request)
+    }
+}
+
+/// Token handling through the whole pipeline, under contention.
+struct PipelineTokenTests {
+    @Test func aThousandConcurrentCallsWithNoCachedTokenFetchOnce() async throws {
+        let server = InTestServer()
+        let provider = CountingProvider()
+        let client = makeClient(server: server, provider: provider, encryption: false)
+        let results = await withTaskGroup(of: TokenizeResult.self) { group in
+            for index in 0..<1000 { group.addTask { await client.tokenize("value-\(index)") } }
+            return await group.reduce(into: [TokenizeResult]()) { $0.append($1) }
+        }
+        #expect(results.count == 1000 && results.allSatisfy { $0.isSuccess })
+        #expect(provider.calls == 1)
+    }
+
+    @Test func aThousandConcurrent401sRefreshOnce() async throws {
+        let server = InTestServer(acceptedTokens: ["secret-access-token-2"])
+        let provider = CountingProvider()
+        let client = makeClient(server: server, provider: provider, encryption: false)
+        let results = await withTaskGroup(of: TokenizeResult.self) { group in
+            for index in 0..<1000 { group.addTask { await client.tokenize("value-\(index)") } }
+            return await group.reduce(into: [TokenizeResult]()) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0.isSuccess })
+        #expect(provider.calls == 2)
+    }
+
+    @Test func aSilentProviderGivesAnErrorResultAfterTheTimeout() async throws {
+        final class SilentProvider: NSObject, AccessTokenProvider {
+            func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {}
+        }
+        let clock = ManualTokenClock()
+        let server = InTestServer()
+        let client = makeClient(server: server, provider: SilentProvider()) { configuration in
+            configuration.tokenClock = clock
+            configuration.tokenProviderTimeout = 30
+        }
+        let request = Task { await client.tokenize("value") }
+        while clock.sleeperCount == 0 { await Task.yield() }
+        clock.advance(by: 30)
+        let result = await request.value
+        #expect(!result.isSuccess && result.httpStatusCode == nil)
+        #expect(result.errorMessage?.contains("could not be obtained") == true)
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func aProviderCallingTwiceIsHarmless() async throws {
+        final class TwiceProvider: NSObject, AccessTokenProvider {
+            func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+                completion(AccessTokenInfo(token: "first", expiresInSeconds: 3600), nil)
+                completion(AccessTokenInfo(token: "second", expiresInSeconds: 3600), nil)
+            }
+        }
+        let log = CapturedLog()
+        let server = InTestServer()
+        let result = await makeClient(server: server, provider: TwiceProvider(), log: log).tokenize("value")
+        #expect(result.isSuccess)
+        #expect(server.requests.map { $0.header("Authorization") } == ["Bearer first"])
+        #expect(log.all.contains { $0.contains("called its completion again") })
+    }
+
+    @Test func expiryIsMeasuredOnTheTokenClock() async throws {
+        let clock = ManualTokenClock()
+        let provider = CountingProvider(expiresIn: 600)
+        let client = makeClient(server: InTestServer(), provider: provider) { $0.tokenClock = clock }
+        _ = await client.tokenize("a")
+        clock.advance(by: 569)
+        _ = await client.tokenize("b")
+        #expect(provider.calls == 1)
+        clock.advance(by: 1)  // 570 s: within the 30 s margin of expiry
+        _ = await client.tokenize("c")
+        #expect(provider.calls == 2)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiTestSupport
 @testable import ZeroPiiSDK
 
 /// A provider that answers at once with numbered tokens, counting calls.
@@ -21,18 +22,6 @@ final class CountingProvider: NSObject, AccessTokenProvider, @unchecked Sendable
     }
 }
 
-/// A retry clock that never waits and remembers the delays asked for.
-final class InstantRetryClock: RetryClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [Int] = []
-    var sleeps: [Int] { lock.withLock { recorded } }
-    func now() -> Date { Date() }
-    func sleep(milliseconds: Int) async throws {
-        lock.withLock { recorded.append(milliseconds) }
-        try Task.checkCancellation()
-    }
-}
-
 /// Collects log lines from the SDK's log handler.
 final class CapturedLog: @unchecked Sendable {
     private let lock = NSLock()
@@ -48,7 +37,7 @@ func makeClient(
     provider: AccessTokenProvider = CountingProvider(),
     retryPolicy: RetryPolicy = DefaultRetryPolicy(),
     encryption: Bool = true,
-    retryClock: InstantRetryClock = InstantRetryClock(),
+    retryClock: ImmediateRetryClock = ImmediateRetryClock(),
     log: CapturedLog? = nil,
     configure: (inout ZeroPiiConfiguration) -> Void = { _ in }
 ) -> TokenizationClient {

@@ -1,0 +1,59 @@
+import Foundation
+import ZeroPiiAuth
+
+/// A ``TokenClock`` that only moves when the test says so: token expiry and the
+/// provider timeout can be tested without waiting.
+///
+/// ```swift
+/// let clock = ManualTokenClock()
+/// configuration.tokenClock = clock
+/// clock.advance(by: 3600)   // an hour later, instantly
+/// ```
+public final class ManualTokenClock: TokenClock, @unchecked Sendable {
+    // Sendable: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var current: TimeInterval
+    private var sleepers: [(id: UUID, deadline: TimeInterval, continuation: CheckedContinuation<Void, Error>)] = []
+
+    /// A clock reading `start` seconds.
+    public init(start: TimeInterval = 1_000) {
+        current = start
+    }
+
+    public func now() -> TimeInterval { lock.withLock { current } }
+
+    /// How many sleeps are waiting for the clock to move.
+    public var sleeperCount: Int { lock.withLock { sleepers.count } }
+
+    /// Moves the clock forward and wakes every sleep whose deadline has passed.
+    public func advance(by seconds: TimeInterval) {
+        let due: [CheckedContinuation<Void, Error>] = lock.withLock {
+            current += seconds
+            let ready = sleepers.filter { $0.deadline <= current }
+            sleepers.removeAll { $0.deadline <= current }
+            return ready.map(\.continuation)
+        }
+        due.forEach { $0.resume() }
+    }
+
+    public func sleep(seconds: TimeInterval) async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+                let resumeNow: Bool = lock.withLock {
+                    let deadline = current + seconds
+                    if deadline <= current { return true }
+                    sleepers.append((id, deadline, continuation))
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let cancelled = lock.withLock { () -> CheckedContinuation<Void, Error>? in
+                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return sleepers.remove(at: index).continuation
+            }
+            cancelled?.resume(throwing: CancellationError())
+        }
+    }
+}
