@@ -106,6 +106,19 @@ struct BitslicedState {
         q7 ^= key[7]
     }
 
+    /// Applies the same word-wise transformation to all eight bit planes.
+    @inline(__always)
+    private mutating func transformEachWord(_ transform: (UInt64) -> UInt64) {
+        q0 = transform(q0)
+        q1 = transform(q1)
+        q2 = transform(q2)
+        q3 = transform(q3)
+        q4 = transform(q4)
+        q5 = transform(q5)
+        q6 = transform(q6)
+        q7 = transform(q7)
+    }
+
     /// ShiftRows applied `power` times: row `r` of every block rotates left by
     /// `power * r` columns, which in this layout rotates each 16-bit row group right by
     /// `4 * power * r` bits. Used on round keys and in the last round only; the rounds
@@ -122,14 +135,7 @@ struct BitslicedState {
             }
             return result
         }
-        q0 = shift(q0)
-        q1 = shift(q1)
-        q2 = shift(q2)
-        q3 = shift(q3)
-        q4 = shift(q4)
-        q5 = shift(q5)
-        q6 = shift(q6)
-        q7 = shift(q7)
+        transformEachWord(shift)
     }
 
     /// ShiftRows applied twice: rows 0 and 2 stay, rows 1 and 3 swap their byte pairs.
@@ -138,14 +144,7 @@ struct BitslicedState {
         @inline(__always) func shift(_ x: UInt64) -> UInt64 {
             (x & 0x0000_FFFF_0000_FFFF) | ((x &>> 8) & 0x00FF_0000_00FF_0000) | ((x & 0x00FF_0000_00FF_0000) &<< 8)
         }
-        q0 = shift(q0)
-        q1 = shift(q1)
-        q2 = shift(q2)
-        q3 = shift(q3)
-        q4 = shift(q4)
-        q5 = shift(q5)
-        q6 = shift(q6)
-        q7 = shift(q7)
+        transformEachWord(shift)
     }
 
     /// MixColumns as seen by a state that has skipped ShiftRows `j` times (mod 4):

@@ -24,9 +24,10 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
         self.timeout = timeout
     }
 
-    /// The value of a header, matched without regard to case.
+    /// The value of a header, matched without regard to case (HTTP header names are
+    /// case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.value(forHeader: name)
     }
 
     public var description: String {
