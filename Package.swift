@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "ZeroPiiRetry", targets: ["ZeroPiiRetry"]),
         .library(name: "ZeroPiiAuth", targets: ["ZeroPiiAuth"]),
         .library(name: "ZeroPiiTestSupport", targets: ["ZeroPiiTestSupport"]),
+        .library(name: "ZeroPiiMockServer", targets: ["ZeroPiiMockServer"]),
+        .executable(name: "zeropii", targets: ["zeropii"]),
         .executable(name: "zeropii-benchmarks", targets: ["ZeroPiiBenchmarks"]),
     ],
     targets: [
@@ -30,15 +32,28 @@ let package = Package(
             dependencies: ["ZeroPiiModels", "ZeroPiiCrypto", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
             swiftSettings: strictConcurrency
         ),
+        .target(name: "ZeroPiiMockServer", dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),
         .target(name: "CleverTapZeroPiiSDK", dependencies: ["ZeroPiiSDK"], swiftSettings: strictConcurrency),
         .target(
             name: "ZeroPiiTestSupport",
             dependencies: ["ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
             swiftSettings: strictConcurrency
         ),
+        .executableTarget(name: "zeropii", dependencies: ["ZeroPiiMockServer"], swiftSettings: strictConcurrency),
         .executableTarget(
             name: "ZeroPiiBenchmarks",
             dependencies: ["ZeroPiiCrypto"],
+            swiftSettings: strictConcurrency
+        ),
+        .testTarget(
+            name: "ZeroPiiMockServerTests",
+            dependencies: ["ZeroPiiMockServer", "ZeroPiiCrypto", "ZeroPiiModels"],
+            swiftSettings: strictConcurrency
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiTestSupport"],
+            path: "IntegrationTests",
             swiftSettings: strictConcurrency
         ),
         .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels"], swiftSettings: strictConcurrency),

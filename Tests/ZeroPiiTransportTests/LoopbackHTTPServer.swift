@@ -114,7 +114,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             for (name, value) in responseHeaders { text += "\(name): \(value)\r\n" }
             text += "\r\n"
             let bytes = Array(text.utf8) + Array(responseBody)
+            #if canImport(Glibc)
+            _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            #else
             _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+            #endif
             close(connection)
         }
     }

@@ -1,0 +1,128 @@
+import Foundation
+import ZeroPiiCrypto
+
+/// A keyed permutation of strings that preserves their format: the same length, each
+/// ASCII digit replaced by a digit, each `a`–`z` by a letter `a`–`z`, each `A`–`Z` by a
+/// letter `A`–`Z`, and every other character left where it is.
+///
+/// The tokenizable characters form a vector of symbols in mixed radix (10 or 26 per
+/// position). A Feistel network permutes that vector: the positions are split in two
+/// halves, and each of 8 rounds adds to one half, position by position and modulo each
+/// position's radix, a pseudorandom vector computed with HMAC-SHA256 from the other
+/// half, the round number and the value's format. Every round is invertible, so the
+/// whole is a permutation of the values of one format: two different values of the
+/// same format never get the same token, and values of different formats get tokens of
+/// different formats. This is the structure of FF1 (NIST SP 800-38G) with a mixed radix
+/// and HMAC as the round function; a single tokenizable character is permuted with a
+/// keyed shuffle instead, since a Feistel network needs two halves.
+struct FormatPreservingCipher: Sendable {
+    static let rounds = 8
+
+    private let roundFunction: HMAC<SHA256>
+
+    init(key: SymmetricKey) {
+        roundFunction = HMAC<SHA256>(key: key)
+    }
+
+    /// The token for `value`. A decimal number (PROTOCOL.md section 4 form) has only its
+    /// digits replaced, so the `E` of an exponent stays and the token is a number too.
+    func encrypt(_ value: String) -> String {
+        let digitsOnly = NumberFormatCheck.isNumber(value)
+        var scalars = Array(value.unicodeScalars)
+        var positions: [Int] = []
+        var symbols: [Int] = []
+        var radices: [Int] = []
+        var format = [UInt8]()
+        format.reserveCapacity(scalars.count)
+        for (index, scalar) in scalars.enumerated() {
+            if let (symbol, radix, marker) = Self.classify(scalar), !digitsOnly || radix == 10 {
+                positions.append(index)
+                symbols.append(symbol)
+                radices.append(radix)
+                format.append(marker)
+            } else {
+                format.append(contentsOf: Array(String(scalar).utf8))
+            }
+        }
+        guard !symbols.isEmpty else { return value }
+        let permuted = symbols.count == 1
+            ? [shuffle(symbols[0], radix: radices[0], format: format)]
+            : feistel(symbols, radices: radices, format: format)
+        for (offset, position) in positions.enumerated() {
+            scalars[position] = Self.scalar(for: permuted[offset], like: scalars[position])
+        }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars)
+        return String(result)
+    }
+
+    private func feistel(_ input: [Int], radices: [Int], format: [UInt8]) -> [Int] {
+        var symbols = input
+        let split = symbols.count / 2
+        for round in 0..<Self.rounds {
+            let (target, source) = round % 2 == 0 ? (0..<split, split..<symbols.count) : (split..<symbols.count, 0..<split)
+            let stream = pseudorandomStream(round: round, format: format, input: symbols[source], count: target.count)
+            for (offset, position) in target.enumerated() {
+                symbols[position] = (symbols[position] + Int(stream[offset]) % radices[position]) % radices[position]
+            }
+        }
+        return symbols
+    }
+
+    /// A keyed permutation of 0..<radix (Fisher–Yates driven by HMAC output).
+    private func shuffle(_ symbol: Int, radix: Int, format: [UInt8]) -> Int {
+        var table = Array(0..<radix)
+        let stream = pseudorandomStream(round: -1, format: format, input: [], count: radix)
+        for index in stride(from: radix - 1, to: 0, by: -1) {
+            table.swapAt(index, Int(stream[index]) % (index + 1))
+        }
+        return table[symbol]
+    }
+
+    /// `count` pseudorandom 16-bit numbers from the round number, the value's format and
+    /// the other half's symbols.
+    private func pseudorandomStream(round: Int, format: [UInt8], input: ArraySlice<Int>, count: Int) -> [UInt16] {
+        var message = [UInt8]()
+        message.reserveCapacity(12 + format.count + input.count)
+        withUnsafeBytes(of: Int32(round).bigEndian) { message.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(format.count).bigEndian) { message.append(contentsOf: $0) }
+        message.append(contentsOf: format)
+        message.append(contentsOf: input.map { UInt8($0) })
+        var output: [UInt16] = []
+        output.reserveCapacity(count)
+        var block: UInt32 = 0
+        while output.count < count {
+            var hmac = roundFunction
+            hmac.update(data: message)
+            withUnsafeBytes(of: block.bigEndian) { hmac.update(bufferPointer: $0) }
+            let code = [UInt8](hmac.finalize())
+            var index = 0
+            while index + 1 < code.count && output.count < count {
+                output.append(UInt16(code[index]) << 8 | UInt16(code[index + 1]))
+                index += 2
+            }
+            block += 1
+        }
+        return output
+    }
+
+    /// Symbol, radix and format marker of a tokenizable character; nil for the rest.
+    private static func classify(_ scalar: Unicode.Scalar) -> (Int, Int, UInt8)? {
+        switch scalar.value {
+        case 0x30...0x39: return (Int(scalar.value - 0x30), 10, 0x39)
+        case 0x61...0x7A: return (Int(scalar.value - 0x61), 26, 0x61)
+        case 0x41...0x5A: return (Int(scalar.value - 0x41), 26, 0x41)
+        default: return nil
+        }
+    }
+
+    private static func scalar(for symbol: Int, like original: Unicode.Scalar) -> Unicode.Scalar {
+        let base: UInt32
+        switch original.value {
+        case 0x30...0x39: base = 0x30
+        case 0x61...0x7A: base = 0x61
+        default: base = 0x41
+        }
+        return Unicode.Scalar(base + UInt32(symbol))!
+    }
+}

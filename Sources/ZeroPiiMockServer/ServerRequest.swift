@@ -1,0 +1,47 @@
+import Foundation
+
+/// One parsed HTTP request as the mock server's handler sees it.
+public struct ServerRequest: Sendable {
+    /// The method, as sent (`GET`, `POST`, ...).
+    public let method: String
+    /// The path without the query string, percent-encoding kept.
+    public let path: String
+    /// The query string after `?`, or empty.
+    public let query: String
+    /// Header fields in arrival order, names lowercased.
+    public let headers: [(name: String, value: String)]
+    /// The body (empty when there was none).
+    public let body: Data
+
+    /// The first value of a header, by case-insensitive name.
+    public func header(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return headers.first { $0.name == lowered }?.value
+    }
+}
+
+/// What the server sends back for one request.
+public struct ServerResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response.
+    public static func json(status: Int, _ body: Data, headers: [(name: String, value: String)] = []) -> ServerResponse {
+        ServerResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+    }
+}
+
+/// What a handler decides for a request.
+public enum ServerAction: Sendable {
+    /// Send this response.
+    case respond(ServerResponse)
+    /// Close the connection without answering (a fault the tests inject).
+    case closeWithoutResponse
+}

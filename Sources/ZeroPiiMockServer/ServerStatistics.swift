@@ -1,0 +1,27 @@
+import Foundation
+
+/// Counters the mock server keeps: requests by endpoint and status, tokens issued.
+public final class ServerStatistics: @unchecked Sendable {
+    // Sendable: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var requests: [String: Int] = [:]
+    private var accessTokens = 0
+
+    /// Requests answered, keyed `"<endpoint> <status>"`.
+    public var requestCounts: [String: Int] { lock.withLock { requests } }
+    /// Access tokens issued by the token endpoint.
+    public var accessTokensIssued: Int { lock.withLock { accessTokens } }
+
+    func record(endpoint: String, status: Int) {
+        lock.withLock { requests["\(endpoint) \(status)", default: 0] += 1 }
+    }
+
+    func recordAccessTokenIssued() {
+        lock.withLock { accessTokens += 1 }
+    }
+
+    /// How many requests reached `endpoint`, whatever their status.
+    public func count(endpoint: String) -> Int {
+        lock.withLock { requests.filter { $0.key.hasPrefix(endpoint + " ") }.values.reduce(0, +) }
+    }
+}
