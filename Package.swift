@@ -52,7 +52,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiTestSupport"],
+            dependencies: ["ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiTestSupport", "zeropii"],
             path: "IntegrationTests",
             swiftSettings: strictConcurrency
         ),

@@ -47,7 +47,7 @@ enum ServeCommand {
                 guard let pair = value(for: option) else { return 2 }
                 let parts = pair.split(separator: ":", maxSplits: 1)
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                    Usage.fail("--client needs ID:SECRET", hint: "for example --client my-app:my-secret")
+                    Usage.fail("--client needs ID:SECRET, for example --client my-app:my-secret", hint: "run 'zeropii serve --help' for the options")
                     return 2
                 }
                 clients[String(parts[0])] = String(parts[1])

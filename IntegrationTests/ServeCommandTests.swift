@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `zeropii serve` as a separate process: prints its address, serves, stops on a signal.
+struct ServeCommandTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func servesUntilASignalAndStopsCleanly(signalNumber: Int32) async throws {
+        let process = Process()
+        process.executableURL = CommandLineTool.executable
+        let dataFile = NSTemporaryDirectory() + "zeropii-serve-\(UUID().uuidString).db"
+        defer { try? FileManager.default.removeItem(atPath: dataFile) }
+        process.arguments = ["serve", "--port", "0", "--data-file", dataFile, "--client", "app:s3cret"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        // The first line names the address.
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine.append(chunk)
+        }
+        let line = String(decoding: firstLine, as: UTF8.self)
+        let address = try #require(line.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") })
+        let base = try #require(URL(string: String(address)))
+
+        let (health, response) = try await URLSession.shared.data(from: base.appendingPathComponent("healthz"))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: health, as: UTF8.self).contains("ok"))
+        var tokenRequest = URLRequest(url: base.appendingPathComponent("oauth/token"))
+        tokenRequest.httpMethod = "POST"
+        tokenRequest.httpBody = Data("grant_type=client_credentials&client_id=app&client_secret=s3cret".utf8)
+        let (_, tokenResponse) = try await URLSession.shared.data(for: tokenRequest)
+        #expect((tokenResponse as? HTTPURLResponse)?.statusCode == 200)
+
+        kill(process.processIdentifier, signalNumber)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(rest.contains("stopped"))
+        #expect(FileManager.default.fileExists(atPath: dataFile))
+    }
+
+    @Test(arguments: [
+        ["serve", "--port"], ["serve", "--port", "70000"], ["serve", "--bogus"], ["serve", "--client", "nocolon"],
+        ["serve", "--token-ttl", "-1"], ["frobnicate"],
+    ])
+    func usageErrorsExitWithStatus2AndAHint(arguments: [String]) throws {
+        let finished = try CommandLineTool.run(arguments)
+        #expect(finished.status == 2)
+        #expect(finished.errorOutput.contains("zeropii:"))
+        #expect(finished.errorOutput.contains("--help"))
+    }
+
+    @Test func helpExitsWithStatus0() throws {
+        let finished = try CommandLineTool.run(["serve", "--help"])
+        #expect(finished.status == 0)
+        #expect(finished.output.contains("--data-file"))
+    }
+}
