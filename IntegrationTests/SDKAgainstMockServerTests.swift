@@ -8,7 +8,7 @@ import ZeroPiiTestSupport
 /// Serialized: the tests share the SDK's one shared instance.
 @Suite(.serialized)
 struct SDKAgainstMockServerTests {
-    @Test func everyMethodForEveryTypePreservesFormats() async throws {
+    @Test func everyMethodForEveryTypePreservesFormats() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
         let (server, _, sdk) = try startStack()
         defer { server.stop() }
         let singles: [(TokenizeResult, String)] = [
@@ -52,9 +52,9 @@ struct SDKAgainstMockServerTests {
             sdk.tokenizeString("alice@example.com") { continuation.resume(returning: $0) }
         }
         #expect(viaCallback.token == singles[0].0.token)
-    }
+    }}
 
-    @Test func anExpiredTokenIsRefreshedOnce() async throws {
+    @Test func anExpiredTokenIsRefreshedOnce() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
         let (server, provider, sdk) = try startStack()
         defer { server.stop() }
         #expect(await sdk.tokenize("first").isSuccess)
@@ -64,9 +64,9 @@ struct SDKAgainstMockServerTests {
         #expect(result.isSuccess)
         #expect(provider.fetches == 2)
         #expect(server.statistics.requestCounts["tokenize 401"] == 1)
-    }
+    }}
 
-    @Test func faultsGiveTheDocumentedResults() async throws {
+    @Test func faultsGiveTheDocumentedResults() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
         let clock = ImmediateRetryClock()
         let (server, _, sdk) = try startStack(retryClock: clock, requestTimeout: 2)
         defer { server.stop() }
@@ -104,9 +104,9 @@ struct SDKAgainstMockServerTests {
         server.faults.setLatency(0)
         #expect(!slow.isSuccess && slow.errorMessage?.contains("timed out") == true)
         #expect(Date().timeIntervalSince(started) < 30)
-    }
+    }}
 
-    @Test func aThousandConcurrentCallsAndFiftyConcurrentBatches() async throws {
+    @Test func aThousandConcurrentCallsAndFiftyConcurrentBatches() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
         let (server, provider, sdk) = try startStack()
         defer { server.stop() }
         let singles = await withTaskGroup(of: (Int, TokenizeResult).self) { group in
@@ -136,9 +136,9 @@ struct SDKAgainstMockServerTests {
             }
         }
         #expect(server.vault.count == 51_000)
-    }
+    }}
 
-    @Test func tokensSurviveAServerRestart() async throws {
+    @Test func tokensSurviveAServerRestart() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
         let path = NSTemporaryDirectory() + "zeropii-integration-\(UUID().uuidString).db"
         defer { try? FileManager.default.removeItem(atPath: path) }
         var (server, _, sdk) = try startStack(dataFile: path)
@@ -151,5 +151,5 @@ struct SDKAgainstMockServerTests {
         let after = await sdk.batchTokenize(["kept@example.com", "555-0100"])
         #expect(after.results.map(\.token) == before.results.map(\.token))
         #expect(after.results.allSatisfy { $0.exists && !$0.newlyCreated })
-    }
+    }}
 }

@@ -33,7 +33,7 @@ struct FacadeTests {
         }
     }
 
-    @Test func everyCallbackMethodDeliversOnTheConfiguredQueue() async throws {
+    @Test func everyCallbackMethodDeliversOnTheConfiguredQueue() async throws { await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
         let server = InTestServer()
         let sdk = Self.initialize(server: server)
         #expect(ZeroPiiSDK.getInstance() === sdk)
@@ -64,9 +64,9 @@ struct FacadeTests {
         #expect(doubles.results.map(\.originalValue) == ["1.111", "1.0E7"])
         #expect(bools.results.map(\.originalValue) == ["true", "false"])
         #expect([strings, ints, longs, floats, doubles, bools].allSatisfy { $0.isSuccess })
-    }
+    }}
 
-    @Test func invalidBatchesAndNonFiniteNumbersFailAtOnceWithoutARequest() async throws {
+    @Test func invalidBatchesAndNonFiniteNumbersFailAtOnceWithoutARequest() async throws { await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
         let server = InTestServer()
         let sdk = Self.initialize(server: server)
         let empty = await Self.callback { sdk.batchTokenizeStringValues([], callback: $0) }
@@ -85,9 +85,9 @@ struct FacadeTests {
         // Exactly 1000 is allowed.
         let full = await Self.callback { sdk.batchTokenizeIntValues(Array(0..<1000), callback: $0) }
         #expect(full.isSuccess && full.results.count == 1000)
-    }
+    }}
 
-    @Test func aSecondInitializeReplacesTheConfigurationOfTheSameInstance() async throws {
+    @Test func aSecondInitializeReplacesTheConfigurationOfTheSameInstance() async throws { await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
         let first = InTestServer()
         let second = InTestServer()
         let sdk = Self.initialize(server: first)
@@ -97,9 +97,9 @@ struct FacadeTests {
         _ = await sdk.tokenize("two")
         #expect(first.requests.count == 1)
         #expect(second.requests.count == 1)
-    }
+    }}
 
-    @Test func callbacksArriveOnTheMainThreadByDefault() async throws {
+    @Test func callbacksArriveOnTheMainThreadByDefault() async throws { await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
         var configuration = ZeroPiiConfiguration()
         configuration.transport = InTestServer().transport
         let sdk = ZeroPiiSDK.initialize(
@@ -115,11 +115,11 @@ struct FacadeTests {
             sdk.tokenizeString("value") { _ in continuation.resume(returning: DispatchQueue.getSpecific(key: marker)) }
         }
         #expect(queueName == "main")
-    }
+    }}
 
     /// Every error path at `.debug`, with recognisable values and tokens: none of them
     /// may appear in a log line, an error message or a description.
-    @Test func noValueTokenOrAccessTokenLeaks() async throws {
+    @Test func noValueTokenOrAccessTokenLeaks() async throws { await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
         let value = "alice.secret@example.com"
         let log = CapturedLog()
         let server = InTestServer()
@@ -165,5 +165,5 @@ struct FacadeTests {
             #expect(!text.contains(token), "\(text)")
             #expect(!text.contains("SECRET-ACCESS-TOKEN"), "\(text)")
         }
-    }
+    }}
 }
