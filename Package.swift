@@ -39,7 +39,12 @@ let package = Package(
             dependencies: ["ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
             swiftSettings: strictConcurrency
         ),
-        .executableTarget(name: "zeropii", dependencies: ["ZeroPiiMockServer"], swiftSettings: strictConcurrency),
+        .target(
+            name: "ZeroPiiCLI",
+            dependencies: ["ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiCrypto", "ZeroPiiTransport"],
+            swiftSettings: strictConcurrency
+        ),
+        .executableTarget(name: "zeropii", dependencies: ["ZeroPiiCLI"], swiftSettings: strictConcurrency),
         .executableTarget(
             name: "ZeroPiiBenchmarks",
             dependencies: ["ZeroPiiCrypto"],
@@ -56,6 +61,7 @@ let package = Package(
             path: "IntegrationTests",
             swiftSettings: strictConcurrency
         ),
+        .testTarget(name: "ZeroPiiCLITests", dependencies: ["ZeroPiiCLI", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiTransportTests", dependencies: ["ZeroPiiTransport", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiRetryTests", dependencies: ["ZeroPiiRetry", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),

@@ -1,17 +1,7 @@
 import Foundation
-import ZeroPiiMockServer
+import ZeroPiiCLI
 
-/// `zeropii`: the ZeroPii command-line tool.
-let arguments = Array(CommandLine.arguments.dropFirst())
-let exitCode: Int32
-switch arguments.first {
-case "serve":
-    exitCode = ServeCommand.run(Array(arguments.dropFirst()))
-case "--help", "-h", "help", nil:
-    print(Usage.main)
-    exitCode = arguments.isEmpty ? 2 : 0
-default:
-    Usage.fail("unknown command '\(arguments[0])'", hint: "run 'zeropii --help' for the list of commands")
-    exitCode = 2
-}
-exit(exitCode)
+// `zeropii`: tokenize values and CSV files, run the mock server, or take the demo tour.
+signal(SIGPIPE, SIG_IGN)
+let status = await CommandLineInterface.run(Array(CommandLine.arguments.dropFirst()))
+exit(status)

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import ZeroPiiTestSupport
+@testable import ZeroPiiCLI
+
+struct TokenizeCommandParsingTests {
+    @Test(arguments: [
+        ["--csv", "f.csv"], ["--columns", "a"], ["--csv", "f.csv", "--columns", "a", "value"], [],
+        ["--bogus"], ["--concurrency", "0", "x"], ["--concurrency"], ["--csv"], ["--api-url"],
+    ])
+    func usageErrors(arguments: [String]) {
+        guard case .failure = TokenizeCommand.parse(arguments) else {
+            Issue.record("expected a usage error for \(arguments)")
+            return
+        }
+    }
+
+    @Test func optionsAreRead() {
+        guard case .options(let options) = TokenizeCommand.parse([
+            "--csv", "-", "--columns", "email,phone", "--output", "out.csv", "--strict", "--concurrency", "8", "--quiet",
+            "--api-url", "https://x.test", "--access-token", "t",
+        ]) else {
+            Issue.record("expected options")
+            return
+        }
+        #expect(options.csvPath == "-" && options.columns == ["email", "phone"] && options.outputPath == "out.csv")
+        #expect(options.strict && options.quiet && options.concurrency == 8)
+        #expect(options.connection.apiURL == "https://x.test" && options.connection.accessToken == "t")
+        guard case .help = TokenizeCommand.parse(["--help"]) else { Issue.record("expected help"); return }
+    }
+}
+
+/// The whole command in-process against the embedded server. Serialized with the other
+/// users of the shared SDK instance.
+struct TokenizeCommandRunTests {
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "zeropii-cli-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func aCSVRoundTripKeepsEverythingButTheChosenColumns() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let directory = Self.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let input = "id,email,phone,note\r\n1,alice@example.com,+1 (555) 010-2345,\"hello, \"\"world\"\"\"\r\n2,\"bob@example.com\",555-0100,plain\r\n3,,,\"multi\nline\"\r\n"
+            try input.write(toFile: directory + "/in.csv", atomically: true, encoding: .utf8)
+            let arguments = ["--data-dir", directory + "/data", "--quiet", "--csv", directory + "/in.csv", "--columns", "email,phone", "--output", directory + "/out.csv"]
+            let status = await TokenizeCommand.run(arguments)
+            #expect(status == 0)
+            let output = try String(contentsOfFile: directory + "/out.csv", encoding: .utf8)
+            let inputRows = input.components(separatedBy: "\r\n")
+            let outputRows = output.components(separatedBy: "\r\n")
+            #expect(outputRows.count == inputRows.count)
+            #expect(outputRows[0] == inputRows[0])
+            #expect(outputRows[1].hasPrefix("1,") && outputRows[1].hasSuffix(",\"hello, \"\"world\"\"\""))
+            #expect(!outputRows[1].contains("alice") && outputRows[1].contains("@") && outputRows[1].contains("+"))
+            #expect(outputRows[2].hasPrefix("2,\"") && outputRows[2].hasSuffix(",plain") && !outputRows[2].contains("bob@"))
+            #expect(outputRows[3] == inputRows[3])
+
+            // A second run gives the same tokens (the vault persists in the data directory).
+            let second = await TokenizeCommand.run(arguments.map { $0 == directory + "/out.csv" ? directory + "/out2.csv" : $0 })
+            #expect(second == 0)
+            #expect(try String(contentsOfFile: directory + "/out2.csv", encoding: .utf8) == output)
+        }
+    }
+
+    @Test func malformedRowsFailTheRunButNotTheOtherRows() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let directory = Self.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try "email\na@x.io\n\"bad\"x\nb@x.io\n".write(toFile: directory + "/in.csv", atomically: true, encoding: .utf8)
+            let base = ["--data-dir", directory + "/data", "--quiet", "--csv", directory + "/in.csv", "--columns", "email"]
+            #expect(await TokenizeCommand.run(base + ["--output", directory + "/out.csv"]) == 1)
+            let rows = try String(contentsOfFile: directory + "/out.csv", encoding: .utf8).split(separator: "\n")
+            #expect(rows.count == 3)
+            #expect(!rows.contains { $0.contains("bad") })
+            #expect(await TokenizeCommand.run(base + ["--strict", "--output", directory + "/strict.csv"]) == 1)
+            let strictRows = try String(contentsOfFile: directory + "/strict.csv", encoding: .utf8).split(separator: "\n")
+            #expect(strictRows.count == 2)
+            #expect(await TokenizeCommand.run(["--data-dir", directory + "/data", "--quiet", "--csv", directory + "/in.csv", "--columns", "nope"]) == 2)
+        }
+    }
+}
