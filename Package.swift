@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(name: "zeropii", dependencies: ["ZeroPiiCLI"], swiftSettings: strictConcurrency),
         .executableTarget(
             name: "ZeroPiiBenchmarks",
-            dependencies: ["ZeroPiiCrypto"],
+            dependencies: ["ZeroPiiCrypto", "ZeroPiiCLI"],
             swiftSettings: strictConcurrency
         ),
         .testTarget(

@@ -63,3 +63,55 @@ struct ServeCommandTests {
         #expect(finished.output.contains("--data-file"))
     }
 }
+
+/// `zeropii tokenize` against a server in another process, with the client-credentials
+/// flow: the way a user runs it against a real API.
+struct TokenizeAgainstAnotherProcessTests {
+    @Test func tokenizesWithClientCredentialsAgainstAServerProcess() async throws {
+        let server = Process()
+        server.executableURL = CommandLineTool.executable
+        server.arguments = ["serve", "--port", "0", "--client", "cli-test:cli-secret"]
+        let serverOutput = Pipe()
+        server.standardOutput = serverOutput
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            kill(server.processIdentifier, SIGTERM)
+            server.waitUntilExit()
+        }
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = serverOutput.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine.append(chunk)
+        }
+        let address = try #require(String(decoding: firstLine, as: UTF8.self).split(separator: " ").first { $0.hasPrefix("http://") })
+
+        let client = Process()
+        client.executableURL = CommandLineTool.executable
+        client.arguments = ["tokenize", "--api-url", String(address), "--token-url", String(address) + "oauth/token", "--client-id", "cli-test", "alice@example.com", "42"]
+        client.environment = ProcessInfo.processInfo.environment.merging(["ZEROPII_CLIENT_SECRET": "cli-secret"]) { $1 }
+        let output = Pipe()
+        client.standardOutput = output
+        client.standardError = FileHandle.nullDevice
+        try client.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        client.waitUntilExit()
+        #expect(client.terminationStatus == 0)
+        let tokens = printed.split(separator: "\n").map(String.init)
+        #expect(tokens.count == 2)
+        #expect(shape(tokens.first ?? "") == shape("alice@example.com") && tokens.first != "alice@example.com")
+        #expect(tokens.last?.count == 2 && tokens.last?.allSatisfy(\.isNumber) == true)
+
+        // Wrong credentials: the provider fails, every value fails, exit status 1.
+        let refused = Process()
+        refused.executableURL = CommandLineTool.executable
+        refused.arguments = ["tokenize", "--api-url", String(address), "--token-url", String(address) + "oauth/token", "--client-id", "cli-test", "x"]
+        refused.environment = ProcessInfo.processInfo.environment.merging(["ZEROPII_CLIENT_SECRET": "wrong"]) { $1 }
+        refused.standardOutput = FileHandle.nullDevice
+        refused.standardError = FileHandle.nullDevice
+        try refused.run()
+        refused.waitUntilExit()
+        #expect(refused.terminationStatus == 1)
+    }
+}

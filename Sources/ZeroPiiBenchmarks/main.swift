@@ -1,17 +1,26 @@
 import Foundation
 import ZeroPiiCrypto
 
-/// `zeropii-benchmarks [crypto]`: prints throughput figures for the building blocks.
+/// `zeropii-benchmarks [crypto] [csv [ROWS]]`: prints figures for the crypto building
+/// blocks and for end-to-end CSV tokenization (default 1,000,000 rows).
 /// Build with `-c release`; debug builds are an order of magnitude slower.
-let arguments = CommandLine.arguments.dropFirst()
-let suites = arguments.isEmpty ? ["crypto"] : Array(arguments)
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.isEmpty { arguments = ["crypto"] }
 
-for suite in suites {
+while !arguments.isEmpty {
+    let suite = arguments.removeFirst()
     switch suite {
     case "crypto":
         CryptoBenchmarks.run()
+    case "csv":
+        var rows = 1_000_000
+        if let first = arguments.first, let count = Int(first) {
+            rows = count
+            arguments.removeFirst()
+        }
+        await CSVBenchmark.run(rows: rows)
     default:
-        FileHandle.standardError.write(Data("unknown benchmark suite '\(suite)'; available: crypto\n".utf8))
+        FileHandle.standardError.write(Data("unknown benchmark suite '\(suite)'; available: crypto, csv [ROWS]\n".utf8))
         exit(2)
     }
 }

@@ -54,29 +54,22 @@ public struct SHA256: HashFunction, Sendable {
         return copy.padAndFinish()
     }
 
+    /// Pads in place (0x80, zeros to 56 mod 64, the bit length big-endian) and
+    /// compresses the last block or two, without allocating.
     private mutating func padAndFinish() -> SHA256Digest {
         let bitLength = totalByteCount &* 8
-        // Padding: 0x80, zeros up to 56 mod 64, then the length in bits, big-endian.
-        var padding = [UInt8](repeating: 0, count: Self.blockByteCount * 2)
-        padding[0] = 0x80
-        let zeroCount = (Self.blockByteCount + 55 - pendingCount) % Self.blockByteCount
-        let paddingCount = 1 + zeroCount + 8
-        for index in 0..<8 {
-            padding[1 + zeroCount + index] = UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * UInt64(index)))
+        pending.withMutableBytes { block in
+            block[pendingCount] = 0x80
+            for index in (pendingCount + 1)..<Self.blockByteCount { block[index] = 0 }
+            if pendingCount >= 56 {
+                SHA256Compression.compress(&state, blocks: UnsafeRawPointer(block.baseAddress!), blockCount: 1)
+                for index in 0..<56 { block[index] = 0 }
+            }
+            block.storeBytes(of: bitLength.bigEndian, toByteOffset: 56, as: UInt64.self)
+            SHA256Compression.compress(&state, blocks: UnsafeRawPointer(block.baseAddress!), blockCount: 1)
         }
-        let countBefore = totalByteCount
-        padding.withUnsafeBytes { update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<paddingCount])) }
-        totalByteCount = countBefore
-        precondition(pendingCount == 0, "padding always completes a block")
-
-        var output = [UInt8](repeating: 0, count: Self.byteCount)
-        for (index, word) in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7].enumerated() {
-            output[4 * index] = UInt8(truncatingIfNeeded: word >> 24)
-            output[4 * index + 1] = UInt8(truncatingIfNeeded: word >> 16)
-            output[4 * index + 2] = UInt8(truncatingIfNeeded: word >> 8)
-            output[4 * index + 3] = UInt8(truncatingIfNeeded: word)
-        }
-        return output.withUnsafeBytes { SHA256Digest(state: $0) }
+        pendingCount = 0
+        return SHA256Digest(state: state)
     }
 }
 
@@ -92,5 +85,9 @@ struct SHA256PendingBlock: Sendable {
 
     mutating func withBytes(_ body: (UnsafeRawPointer) -> Void) {
         withUnsafeBytes(of: &words) { body($0.baseAddress!) }
+    }
+
+    mutating func withMutableBytes(_ body: (UnsafeMutableRawBufferPointer) -> Void) {
+        withUnsafeMutableBytes(of: &words) { body($0) }
     }
 }

@@ -8,10 +8,13 @@ public struct SHA256Digest: Digest {
     /// The digest bytes in output order, kept inline so a digest never allocates.
     private var bytes: (UInt64, UInt64, UInt64, UInt64)
 
-    init(state: UnsafeRawBufferPointer) {
-        precondition(state.count == Self.byteCount)
-        bytes = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &bytes) { $0.copyMemory(from: state) }
+    /// The digest of a final SHA-256 state: its eight words, big-endian.
+    init(state: SHA256Compression.State) {
+        @inline(__always) func pair(_ high: UInt32, _ low: UInt32) -> UInt64 {
+            // Two big-endian words as they lie in memory, read back as a native integer.
+            (UInt64(high) << 32 | UInt64(low)).bigEndian
+        }
+        bytes = (pair(state.0, state.1), pair(state.2, state.3), pair(state.4, state.5), pair(state.6, state.7))
     }
 
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {

@@ -80,26 +80,29 @@ struct FormatPreservingCipher: Sendable {
     }
 
     /// `count` pseudorandom 16-bit numbers from the round number, the value's format and
-    /// the other half's symbols.
+    /// the other half's symbols: HMAC-SHA256 over those, in counter mode when more than
+    /// sixteen numbers are needed.
     private func pseudorandomStream(round: Int, format: [UInt8], input: ArraySlice<Int>, count: Int) -> [UInt16] {
         var message = [UInt8]()
         message.reserveCapacity(12 + format.count + input.count)
         withUnsafeBytes(of: Int32(round).bigEndian) { message.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt32(format.count).bigEndian) { message.append(contentsOf: $0) }
         message.append(contentsOf: format)
-        message.append(contentsOf: input.map { UInt8($0) })
-        var output: [UInt16] = []
-        output.reserveCapacity(count)
+        for symbol in input { message.append(UInt8(truncatingIfNeeded: symbol)) }
+        var output = [UInt16](repeating: 0, count: count)
+        var produced = 0
         var block: UInt32 = 0
-        while output.count < count {
+        while produced < count {
             var hmac = roundFunction
-            hmac.update(data: message)
+            message.withUnsafeBytes { hmac.update(bufferPointer: $0) }
             withUnsafeBytes(of: block.bigEndian) { hmac.update(bufferPointer: $0) }
-            let code = [UInt8](hmac.finalize())
-            var index = 0
-            while index + 1 < code.count && output.count < count {
-                output.append(UInt16(code[index]) << 8 | UInt16(code[index + 1]))
-                index += 2
+            hmac.finalize().withUnsafeBytes { code in
+                var index = 0
+                while index + 1 < code.count && produced < count {
+                    output[produced] = UInt16(code[index]) << 8 | UInt16(code[index + 1])
+                    produced += 1
+                    index += 2
+                }
             }
             block += 1
         }

@@ -79,7 +79,8 @@ public final class TokenVault: @unchecked Sendable {
 
     private func fingerprint(_ value: String) -> Fingerprint {
         var hmac = fingerprintKey
-        hmac.update(data: Data(value.utf8))
-        return Fingerprint([UInt8](hmac.finalize()).prefix(VaultFile.fingerprintSize))
+        var text = value
+        text.withUTF8 { hmac.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        return hmac.finalize().withUnsafeBytes { Fingerprint($0.prefix(VaultFile.fingerprintSize)) }
     }
 }

@@ -126,26 +126,13 @@ final class TokenizationService: Sendable {
         } catch {
             return .respond(Self.error(500, "vault_error", "the vault could not store the values"))
         }
-        let body: Data
-        if batch {
-            let items = zip(values, entries).map { value, entry in
-                WireBodies.BatchTokenizeItem(
-                    originalValue: value, token: entry.token, exists: entry.exists, newlyCreated: entry.newlyCreated,
-                    dataType: NumberFormatCheck.isNumber(value) ? "number" : "string"
-                )
-            }
-            let summary = WireBodies.BatchTokenizeSummary(
-                processedCount: items.count, existingCount: items.filter(\.exists).count,
-                newlyCreatedCount: items.filter(\.newlyCreated).count
+        let items = zip(values, entries).map { value, entry in
+            ResponseJSON.Item(
+                originalValue: value, token: entry.token, exists: entry.exists, newlyCreated: entry.newlyCreated,
+                isNumber: NumberFormatCheck.isNumber(value)
             )
-            body = (try? JSONEncoder().encode(WireBodies.BatchTokenizeResponse(results: items, summary: summary))) ?? Data()
-        } else {
-            let entry = entries[0]
-            body = (try? JSONEncoder().encode(WireBodies.TokenizeResponse(
-                token: entry.token, exists: entry.exists, newlyCreated: entry.newlyCreated,
-                dataType: NumberFormatCheck.isNumber(values[0]) ? "number" : "string"
-            ))) ?? Data()
         }
+        let body = batch ? ResponseJSON.batch(items) : ResponseJSON.single(items[0])
 
         guard let envelope else { return .respond(.json(status: 200, body)) }
         if fault == .downgrade { return .respond(.json(status: 200, body)) }
