@@ -55,7 +55,11 @@ struct ServerConnection {
             throw SetupError.usage("--access-token, --token-url and --client-id go with --api-url")
         }
 
-        let directory = options.dataDirectory ?? (FileManager.default.homeDirectoryForCurrentUser.path + "/.zeropii")
+        // $HOME first: it is what users and CI set; Foundation's home lookup on Linux
+        // reads the password database instead.
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let directory = options.dataDirectory ?? (home + "/.zeropii")
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
