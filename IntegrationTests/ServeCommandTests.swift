@@ -115,3 +115,22 @@ struct TokenizeAgainstAnotherProcessTests {
         #expect(refused.terminationStatus == 1)
     }
 }
+
+/// `zeropii demo` end to end: both passes, and the wire section shows the envelope only.
+struct DemoCommandTests {
+    @Test func theTourShowsNewThenExistingTokensAndOnlyTheEnvelope() throws {
+        let directory = NSTemporaryDirectory() + "zeropii-demo-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let finished = try CommandLineTool.run(["demo", "--data-dir", directory])
+        #expect(finished.status == 0)
+        let passes = finished.output.components(separatedBy: "Second pass")
+        #expect(passes.count == 2)
+        #expect(passes[0].contains("newlyCreated") && !passes[0].contains("(exists"))
+        #expect(passes[1].contains("(exists") && !passes[1].contains("newlyCreated"))
+        let wire = try #require(finished.output.components(separatedBy: "The last request on the wire").last)
+        #expect(wire.contains("X-ZeroPii-Encryption: v1"))
+        for field in ["salt", "iv", "ct", "rid"] { #expect(wire.contains(field)) }
+        #expect(!wire.contains("@example.com"))
+        #expect(finished.errorOutput.contains("embedded mock server"))
+    }
+}
