@@ -6,6 +6,7 @@ public struct AccessToken: Sendable, Hashable, CustomStringConvertible {
     /// Increases with every fetch from the provider.
     public let generation: Int
 
+    /// A token with its fetch generation.
     public init(value: String, generation: Int) {
         self.value = value
         self.generation = generation

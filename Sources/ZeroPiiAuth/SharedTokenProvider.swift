@@ -8,6 +8,7 @@ public struct SharedTokenProvider: @unchecked Sendable {
     /// The wrapped provider.
     public let value: AccessTokenProvider
 
+    /// Wraps `value`.
     public init(_ value: AccessTokenProvider) {
         self.value = value
     }

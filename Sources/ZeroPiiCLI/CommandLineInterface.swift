@@ -3,6 +3,7 @@ import Foundation
 /// The `zeropii` command: dispatches to its subcommands and returns the exit status
 /// (0 success, 1 some values could not be tokenized, 2 usage error).
 public enum CommandLineInterface {
+    /// Runs `zeropii` with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) async -> Int32 {
         switch arguments.first {
         case "serve":

@@ -10,6 +10,7 @@ public struct SHA256: HashFunction, Sendable {
     /// 32 bytes.
     public static let byteCount = 32
 
+    /// The digest type: 32 bytes.
     public typealias Digest = SHA256Digest
 
     private var state = SHA256Compression.initialState
@@ -21,6 +22,7 @@ public struct SHA256: HashFunction, Sendable {
 
     public init() {}
 
+    /// Adds the bytes in `bufferPointer` to the data being hashed.
     public mutating func update(bufferPointer: UnsafeRawBufferPointer) {
         guard var input = bufferPointer.baseAddress, bufferPointer.count > 0 else { return }
         var remaining = bufferPointer.count
@@ -49,6 +51,7 @@ public struct SHA256: HashFunction, Sendable {
         }
     }
 
+    /// The digest of everything added so far; the hasher can go on being used.
     public func finalize() -> SHA256Digest {
         var copy = self
         return copy.padAndFinish()

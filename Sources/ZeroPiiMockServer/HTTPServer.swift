@@ -14,6 +14,7 @@ import Darwin
 /// crash the server.
 public final class HTTPServer: @unchecked Sendable {
     // Sendable: mutable state is guarded by `lock`; the rest is immutable.
+    /// Turns one request into a response (called on the connection's thread).
     public typealias Handler = @Sendable (ServerRequest) -> ServerAction
 
     private let handler: Handler
@@ -21,6 +22,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let listener: Int32
     /// The port the server listens on (the one picked by the system when 0 was asked for).
     public let port: UInt16
+    /// The address the server is bound to.
     public let host: String
 
     private let lock = NSLock()

@@ -22,10 +22,14 @@ public struct ServerRequest: Sendable {
 
 /// What the server sends back for one request.
 public struct ServerResponse: Sendable {
+    /// The HTTP status code.
     public var status: Int
+    /// Header fields to send; `Date`, `Content-Length` and `Connection` are added by the server.
     public var headers: [(name: String, value: String)]
+    /// The body bytes.
     public var body: Data
 
+    /// A response with this status, headers and body.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
         self.status = status
         self.headers = headers

@@ -12,9 +12,13 @@ import ZeroPiiCrypto
 /// exactly one of them sees `newlyCreated`.
 public final class TokenVault: @unchecked Sendable {
     // Sendable: `seen` and `file` are guarded by `lock`; the cipher and keys are immutable.
+    /// The outcome for one value: its token and whether the vault had seen it.
     public struct Entry: Sendable {
+        /// The format-preserving token.
         public let token: String
+        /// Whether the value was in the vault before this call.
         public let exists: Bool
+        /// Whether this call added the value.
         public let newlyCreated: Bool
     }
 

@@ -18,6 +18,7 @@ public class BatchTokenItem: NSObject, @unchecked Sendable {
     /// `"string"` or `"number"`, or nil when the server did not say.
     public let dataType: String?
 
+    /// The token of one value in a batch.
     public init(originalValue: String, token: String, exists: Bool, newlyCreated: Bool, dataType: String?) {
         self.originalValue = originalValue
         self.token = token

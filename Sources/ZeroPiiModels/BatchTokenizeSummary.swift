@@ -14,6 +14,7 @@ public class BatchTokenizeSummary: NSObject, @unchecked Sendable {
     /// Tokens created by this call.
     public let newlyCreatedCount: Int
 
+    /// Counts for a batch.
     public init(processedCount: Int, existingCount: Int, newlyCreatedCount: Int) {
         self.processedCount = processedCount
         self.existingCount = existingCount

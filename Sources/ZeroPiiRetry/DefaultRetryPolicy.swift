@@ -27,12 +27,14 @@ public final class DefaultRetryPolicy: NSObject, RetryPolicy, @unchecked Sendabl
         self.baseDelayMs = max(0, baseDelayMs)
     }
 
+    /// Retries network errors, 429, 500, 502, 503 and 504 while `attempt` is below ``maximumRetries``.
     public func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool {
         guard attempt < maximumRetries else { return false }
         guard let status = httpStatusCode else { return true }
         return Self.retryableStatusCodes.contains(status.intValue)
     }
 
+    /// ``baseDelayMs`` doubled `attempt` times.
     public func retryDelayMs(attempt: Int) -> Int {
         // 2^attempt, saturating instead of overflowing for absurd attempt numbers.
         let doublings = min(max(attempt, 0), 30)

@@ -20,6 +20,7 @@ public struct RetryLoop: Sendable {
     private let policy: RetryPolicyBox
     private let clock: any RetryClock
 
+    /// A loop that asks `policy` and sleeps on `clock`.
     public init(policy: RetryPolicy, clock: any RetryClock = SystemRetryClock()) {
         self.policy = RetryPolicyBox(policy)
         self.clock = clock

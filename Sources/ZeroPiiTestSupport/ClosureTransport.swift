@@ -12,6 +12,7 @@ import ZeroPiiTransport
 public struct ClosureTransport: HTTPTransport {
     private let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
 
+    /// A transport that answers with `handler`.
     public init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
         self.handler = handler
     }

@@ -16,6 +16,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// How long this one attempt may take, in seconds, before it fails as timed out.
     public var timeout: TimeInterval
 
+    /// A request; `timeout` is in seconds for this one attempt.
     public init(method: String, url: URL, headers: [String: String] = [:], body: Data = Data(), timeout: TimeInterval = 30) {
         self.method = method
         self.url = url

@@ -9,6 +9,7 @@ public struct HTTPResponse: Sendable, CustomStringConvertible {
     /// The body bytes.
     public var body: Data
 
+    /// A response with this status, headers and body.
     public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.statusCode = statusCode
         self.headers = headers
