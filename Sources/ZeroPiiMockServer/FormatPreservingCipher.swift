@@ -71,47 +71,72 @@ struct FormatPreservingCipher: Sendable {
     private func feistel(_ input: [Int], radices: [Int], format: [UInt8]) -> [Int] {
         var symbols = input
         let split = symbols.count / 2
+        // One message buffer for all rounds: this loop runs eight times per value.
+        var message = [UInt8]()
+        message.reserveCapacity(8 + format.count + symbols.count)
         for round in 0..<Self.rounds {
             let (target, source) = round % 2 == 0 ? (0..<split, split..<symbols.count) : (split..<symbols.count, 0..<split)
-            let stream = pseudorandomStream(round: round, format: format, input: symbols[source], count: target.count)
-            for (offset, position) in target.enumerated() {
-                symbols[position] = (symbols[position] + Int(stream[offset]) % radices[position]) % radices[position]
+            message.removeAll(keepingCapacity: true)
+            Self.appendHeader(round: round, format: format, to: &message)
+            for position in source { message.append(UInt8(truncatingIfNeeded: symbols[position])) }
+            var produced = 0
+            var block: UInt32 = 0
+            while produced < target.count {
+                hashBlock(message, counter: block).withUnsafeBytes { code in
+                    var index = 0
+                    while index + 1 < code.count && produced < target.count {
+                        let position = target.lowerBound + produced
+                        let radix = radices[position]
+                        let offset = Int(UInt16(code[index]) << 8 | UInt16(code[index + 1])) % radix
+                        symbols[position] = (symbols[position] + offset) % radix
+                        produced += 1
+                        index += 2
+                    }
+                }
+                block += 1
             }
         }
         return symbols
     }
 
+    /// The keyed hash of `message` followed by a 32-bit block counter.
+    private func hashBlock(_ message: [UInt8], counter: UInt32) -> SHA256Digest {
+        var hash = keyedState
+        message.withUnsafeBytes { hash.update(bufferPointer: $0) }
+        withUnsafeBytes(of: counter.bigEndian) { hash.update(bufferPointer: $0) }
+        return hash.finalize()
+    }
+
+    /// The round number and the length-prefixed format: with them the messages of one
+    /// format are all the same length, and those of different formats differ in prefix.
+    private static func appendHeader(round: Int, format: [UInt8], to message: inout [UInt8]) {
+        withUnsafeBytes(of: Int32(round).bigEndian) { message.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(format.count).bigEndian) { message.append(contentsOf: $0) }
+        message.append(contentsOf: format)
+    }
+
     /// A keyed permutation of 0..<radix (Fisher–Yates driven by HMAC output).
     private func shuffle(_ symbol: Int, radix: Int, format: [UInt8]) -> Int {
         var table = Array(0..<radix)
-        let stream = pseudorandomStream(round: -1, format: format, input: [], count: radix)
+        let stream = pseudorandomStream(round: -1, format: format, count: radix)
         for index in stride(from: radix - 1, to: 0, by: -1) {
             table.swapAt(index, Int(stream[index]) % (index + 1))
         }
         return table[symbol]
     }
 
-    /// `count` pseudorandom 16-bit numbers from the round number, the value's format and
-    /// the other half's symbols, in counter mode when more than sixteen are needed.
-    private func pseudorandomStream(round: Int, format: [UInt8], input: ArraySlice<Int>, count: Int) -> [UInt16] {
+    /// `count` pseudorandom 16-bit numbers for the single-character shuffle.
+    private func pseudorandomStream(round: Int, format: [UInt8], count: Int) -> [UInt16] {
         var message = [UInt8]()
-        message.reserveCapacity(12 + format.count + input.count)
-        withUnsafeBytes(of: Int32(round).bigEndian) { message.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt32(format.count).bigEndian) { message.append(contentsOf: $0) }
-        message.append(contentsOf: format)
-        for symbol in input { message.append(UInt8(truncatingIfNeeded: symbol)) }
-        var output = [UInt16](repeating: 0, count: count)
-        var produced = 0
+        Self.appendHeader(round: round, format: format, to: &message)
+        var output: [UInt16] = []
+        output.reserveCapacity(count)
         var block: UInt32 = 0
-        while produced < count {
-            var hash = keyedState
-            message.withUnsafeBytes { hash.update(bufferPointer: $0) }
-            withUnsafeBytes(of: block.bigEndian) { hash.update(bufferPointer: $0) }
-            hash.finalize().withUnsafeBytes { code in
+        while output.count < count {
+            hashBlock(message, counter: block).withUnsafeBytes { code in
                 var index = 0
-                while index + 1 < code.count && produced < count {
-                    output[produced] = UInt16(code[index]) << 8 | UInt16(code[index + 1])
-                    produced += 1
+                while index + 1 < code.count && output.count < count {
+                    output.append(UInt16(code[index]) << 8 | UInt16(code[index + 1]))
                     index += 2
                 }
             }
