@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ZeroPiiMockServer", targets: ["ZeroPiiMockServer"]),
         .executable(name: "zeropii", targets: ["zeropii"]),
         .executable(name: "zeropii-benchmarks", targets: ["ZeroPiiBenchmarks"]),
+        .executable(name: "zeropii-ct-probe", targets: ["ZeroPiiConstantTimeProbe"]),
     ],
     targets: [
         .target(name: "ZeroPiiCrypto", swiftSettings: strictConcurrency),
@@ -71,6 +72,7 @@ let package = Package(
             dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiSDK", "ZeroPiiCrypto", "ZeroPiiTestSupport"],
             swiftSettings: strictConcurrency
         ),
+        .executableTarget(name: "ZeroPiiConstantTimeProbe", dependencies: ["ZeroPiiCrypto"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiCryptoTests",
             dependencies: ["ZeroPiiCrypto"],

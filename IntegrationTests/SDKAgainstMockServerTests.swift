@@ -107,7 +107,9 @@ struct SDKAgainstMockServerTests {
     }}
 
     @Test func aThousandConcurrentCallsAndFiftyConcurrentBatches() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        let (server, provider, sdk) = try startStack()
+        // A generous per-attempt timeout: 50 batches of 1000 queue up at the server, and
+        // under a sanitizer the wait can pass the usual 10 s.
+        let (server, provider, sdk) = try startStack(requestTimeout: 300)
         defer { server.stop() }
         let singles = await withTaskGroup(of: (Int, TokenizeResult).self) { group in
             for index in 0..<1000 { group.addTask { (index, await sdk.tokenize("user\(index)@example.com")) } }
