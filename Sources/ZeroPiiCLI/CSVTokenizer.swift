@@ -83,8 +83,15 @@ struct CSVTokenizer {
         var batch = Batch()
         var stopped = false
         let started = Date()
+        // A circuit breaker: after this many batches in a row fail without any HTTP
+        // response, the server is taken to be gone and the rest of the input is not sent.
+        let unreachableAfter = 3
+        var consecutiveNetworkFailures = 0
 
         func finish(_ batch: Batch, _ result: BatchTokenizeResult) {
+            let networkFailure = !result.isSuccess && result.httpStatusCode == nil
+                && result.errorMessage?.hasPrefix("the network request failed") == true
+            consecutiveNetworkFailures = networkFailure ? consecutiveNetworkFailures + 1 : 0
             guard result.isSuccess else {
                 FileHandle.standardError.write(Data("zeropii: rows on lines \(batch.records.first!.line) to \(batch.records.last!.line) could not be tokenized: \(result.errorMessage ?? "unknown error")\n".utf8))
                 counters.failedLines.append(contentsOf: batch.records.map(\.line))
@@ -119,7 +126,14 @@ struct CSVTokenizer {
             }
         }
 
+        var unreachableFromLine: Int?
         reading: while let item = reader.next() {
+            if consecutiveNetworkFailures >= unreachableAfter {
+                if case .record(let record) = item { unreachableFromLine = record.line }
+                if case .malformed(let line, _) = item { unreachableFromLine = line }
+                stopped = true
+                break reading
+            }
             switch item {
             case .malformed(let line, let reason):
                 FileHandle.standardError.write(Data("zeropii: line \(line) is malformed (\(reason)); the row was left out\n".utf8))
@@ -166,13 +180,16 @@ struct CSVTokenizer {
                 counters.failedLines.count, elapsed, rate
             ).utf8))
         }
+        if let line = unreachableFromLine {
+            FileHandle.standardError.write(Data("zeropii: the server stopped answering; lines \(line) to the end were not sent\n".utf8))
+        }
         if !counters.failedLines.isEmpty {
             let lines = counters.failedLines.prefix(20).map(String.init).joined(separator: ", ")
             let more = counters.failedLines.count > 20 ? " and \(counters.failedLines.count - 20) more" : ""
             FileHandle.standardError.write(Data("zeropii: failed rows on lines \(lines)\(more)\n".utf8))
             return 1
         }
-        return stopped ? 1 : 0
+        return stopped || unreachableFromLine != nil ? 1 : 0
     }
 
     /// The indexes of the fields to tokenize in `record` (empty fields stay as they

@@ -82,3 +82,26 @@ struct TokenizeCommandRunTests {
         }
     }
 }
+
+/// With the server gone, the command stops after a few failed batches instead of
+/// retrying every remaining one.
+struct CircuitBreakerTests {
+    @Test func anUnreachableServerEndsTheRunEarly() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let directory = TokenizeCommandRunTests.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let rows = (0..<20_000).map { "u\($0)@x.io" }.joined(separator: "\n")
+            try ("email\n" + rows + "\n").write(toFile: directory + "/in.csv", atomically: true, encoding: .utf8)
+            let started = Date()
+            let status = await TokenizeCommand.run([
+                "--quiet", "--api-url", "http://127.0.0.1:9/", "--access-token", "t", "--concurrency", "2",
+                "--csv", directory + "/in.csv", "--columns", "email", "--output", directory + "/out.csv",
+            ])
+            #expect(status == 1)
+            let output = try String(contentsOfFile: directory + "/out.csv", encoding: .utf8)
+            #expect(output == "email\n")  // nothing untokenized was written
+            // 20 batches would take about 20 s of back-off; the breaker stops after 3.
+            #expect(Date().timeIntervalSince(started) < 15)
+        }
+    }
+}
