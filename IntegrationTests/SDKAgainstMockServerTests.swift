@@ -155,3 +155,38 @@ struct SDKAgainstMockServerTests {
         #expect(after.results.allSatisfy { $0.exists && !$0.newlyCreated })
     }}
 }
+
+/// Hostile values through the SDK against the real server: each gives a clear result,
+/// never a crash and never a wrong token.
+@Suite(.serialized)
+struct HostileValuesTests {
+    @Test func emptyHugeAndExoticValues() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let (server, _, sdk) = try startStack()
+            defer { server.stop() }
+            let empty = await sdk.tokenize("")
+            #expect(!empty.isSuccess && empty.httpStatusCode == 400)
+            let huge = await sdk.tokenize(String(repeating: "x", count: 1 << 20))
+            #expect(!huge.isSuccess && huge.httpStatusCode == 400 && huge.errorMessage?.contains("xxxx") == false)
+            let atLimit = await sdk.tokenize(String(repeating: "é", count: 2048))
+            #expect(atLimit.isSuccess)
+
+            // One character from every Unicode plane in use, and scalars around the
+            // surrogate range (Swift strings cannot hold lone surrogates).
+            let exotic = ["\u{7F}\u{80}", "\u{FFFD}", "\u{D7FF}\u{E000}", "𐍈 plane 1", "𠜎 plane 2", "\u{30000} plane 3",
+                          "\u{E0041} plane 14", "\u{F0000} plane 15", "\u{10FFFD} plane 16", "a\u{0}b", "👩‍👩‍👧 ZWJ"]
+            let batch = await sdk.batchTokenize(exotic)
+            #expect(batch.isSuccess)
+            for item in batch.results {
+                #expect(item.token.unicodeScalars.count == item.originalValue.unicodeScalars.count)
+                #expect(shape(item.token) == shape(item.originalValue))
+                #expect(item.token == server.vault.token(for: item.originalValue))
+            }
+
+            #expect(await sdk.tokenize(Int64.min).token.map { $0.count == String(Int64.min).count } == true)
+            #expect(await sdk.tokenize(Double.nan).errorMessage == "NaN and infinite numbers cannot be tokenized")
+            #expect(await sdk.tokenize(-Float.infinity).isSuccess == false)
+            #expect(server.statistics.count(endpoint: "tokenize") == 4)  // no request for NaN or infinity
+        }
+    }
+}
