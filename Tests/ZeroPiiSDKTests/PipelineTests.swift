@@ -333,3 +333,46 @@ struct PipelineTokenTests {
         #expect(provider.calls == 2)
     }
 }
+
+/// The provider-timeout and cancellation paths at `.debug`: no value, token or access
+/// token in any log line, error message or description.
+struct TimeoutAndCancellationLeakTests {
+    @Test func noSecretsOnTimeoutOrCancellation() async throws {
+        let value = "alice.secret@example.com"
+        let log = CapturedLog()
+        var texts: [String] = []
+
+        final class SilentProvider: NSObject, AccessTokenProvider {
+            func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {}
+        }
+        let clock = ManualTokenClock()
+        let timingOut = makeClient(server: InTestServer(), provider: SilentProvider(), log: log) { $0.tokenClock = clock }
+        let pending = Task { await timingOut.tokenize(value) }
+        while clock.sleeperCount == 0 { await Task.yield() }
+        clock.advance(by: 30)
+        let timedOut = await pending.value
+        texts += [timedOut.description, timedOut.errorMessage ?? ""]
+
+        let (started, continuation) = AsyncStream<Void>.makeStream()
+        let hanging = makeClient(server: InTestServer(), provider: CountingProvider(prefix: "SECRET-ACCESS-TOKEN"), log: log) { configuration in
+            configuration.transport = ClosureTransport { _ in
+                continuation.yield()
+                try await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)
+                return HTTPResponse(statusCode: 200)
+            }
+        }
+        let cancelled = Task { await hanging.batchTokenize([value]) }
+        var iterator = started.makeAsyncIterator()
+        _ = await iterator.next()
+        cancelled.cancel()
+        let cancelledResult = await cancelled.value
+        texts += [cancelledResult.description, cancelledResult.errorMessage ?? ""]
+
+        #expect(!timedOut.isSuccess && cancelledResult.errorMessage == "the request was cancelled")
+        #expect(!log.all.isEmpty)
+        for text in texts + log.all {
+            #expect(!text.contains("alice"), "\(text)")
+            #expect(!text.contains("SECRET-ACCESS-TOKEN"), "\(text)")
+        }
+    }
+}
