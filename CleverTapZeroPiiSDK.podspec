@@ -1,0 +1,51 @@
+Pod::Spec.new do |spec|
+  spec.name         = 'CleverTapZeroPiiSDK'
+  spec.version      = '1.0.0'
+  spec.summary      = 'Replace personal data with format-preserving tokens, encrypted in transit.'
+  spec.description  = <<-DESC
+    CleverTap ZeroPii SDK tokenizes personally identifiable information (emails, phone
+    numbers, IDs, numbers) through a tokenization service. Payloads are encrypted per
+    request with HKDF-SHA256 and AES-256-GCM, implemented in pure Swift.
+  DESC
+  spec.homepage     = 'https://github.com/CleverTap/clevertap-ios-zeropii-sdk'
+  spec.license      = { :type => 'Apache-2.0', :file => 'LICENSE' }
+  spec.author       = { 'CleverTap' => 'support@clevertap.com' }
+  spec.source       = { :git => 'https://github.com/CleverTap/clevertap-ios-zeropii-sdk.git', :tag => spec.version.to_s }
+
+  spec.swift_versions = ['5.9']
+  spec.ios.deployment_target     = '13.0'
+  spec.osx.deployment_target     = '10.15'
+  spec.tvos.deployment_target    = '13.0'
+  spec.watchos.deployment_target = '6.0'
+
+  spec.default_subspec = 'SDK'
+
+  spec.subspec 'Crypto' do |crypto|
+    crypto.source_files = 'Sources/ZeroPiiCrypto/**/*.swift'
+  end
+
+  spec.subspec 'Models' do |models|
+    models.source_files = 'Sources/ZeroPiiModels/**/*.swift'
+  end
+
+  spec.subspec 'Transport' do |transport|
+    transport.source_files = 'Sources/ZeroPiiTransport/**/*.swift'
+  end
+
+  spec.subspec 'Auth' do |auth|
+    auth.source_files = 'Sources/ZeroPiiAuth/**/*.swift'
+  end
+
+  spec.subspec 'Retry' do |retry|
+    retry.source_files = 'Sources/ZeroPiiRetry/**/*.swift'
+  end
+
+  spec.subspec 'SDK' do |sdk|
+    sdk.source_files = 'Sources/ZeroPiiSDK/**/*.swift', 'Sources/CleverTapZeroPiiSDK/**/*.swift'
+    sdk.dependency 'CleverTapZeroPiiSDK/Crypto'
+    sdk.dependency 'CleverTapZeroPiiSDK/Models'
+    sdk.dependency 'CleverTapZeroPiiSDK/Transport'
+    sdk.dependency 'CleverTapZeroPiiSDK/Auth'
+    sdk.dependency 'CleverTapZeroPiiSDK/Retry'
+  end
+end
