@@ -4,7 +4,7 @@ import ZeroPiiCrypto
 /// The mock server's vault: deterministic, unique, format-preserving tokens, and a
 /// memory of which values it has seen (for `exists` and `newlyCreated`).
 ///
-/// Tokens come from ``FormatPreservingCipher`` under the vault's key, so a value gets
+/// Tokens come from a format-preserving cipher under the vault's key, so a value gets
 /// the same token forever and two values never share one. With a data file, the key
 /// lives in the file and every new value is written and fsynced, one record per
 /// request, before the answer that reveals its token is returned. Check-and-insert

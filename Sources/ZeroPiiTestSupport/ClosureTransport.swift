@@ -1,7 +1,7 @@
 import Foundation
 import ZeroPiiTransport
 
-/// An ``HTTPTransport`` that answers every request with a closure: for testing an app
+/// An `HTTPTransport` that answers every request with a closure: for testing an app
 /// against the SDK without a server.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import Foundation
 import ZeroPiiRetry
 
-/// A ``RetryClock`` that never waits and remembers the back-off delays it was asked
+/// A `RetryClock` that never waits and remembers the back-off delays it was asked
 /// for, so retry behaviour can be tested at full speed.
 public final class ImmediateRetryClock: RetryClock, @unchecked Sendable {
     // Sendable: all state is guarded by `lock`.

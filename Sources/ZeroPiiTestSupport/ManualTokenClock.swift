@@ -1,7 +1,7 @@
 import Foundation
 import ZeroPiiAuth
 
-/// A ``TokenClock`` that only moves when the test says so: token expiry and the
+/// A `TokenClock` that only moves when the test says so: token expiry and the
 /// provider timeout can be tested without waiting.
 ///
 /// ```swift
