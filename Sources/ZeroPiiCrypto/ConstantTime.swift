@@ -1,9 +1,9 @@
 import Foundation
 
 /// Comparisons whose running time depends only on the lengths of their inputs,
-/// never on their contents, so that comparing a secret (a tag, a digest) leaks
-/// nothing through timing.
-enum ConstantTime {
+/// never on their contents, so that comparing a secret (a tag, a digest, a client
+/// secret) leaks nothing through timing.
+public enum ConstantTime {
     /// Whether two byte buffers hold the same bytes. Buffers of different lengths
     /// compare unequal; lengths are public, so that early return leaks nothing.
     static func equals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
@@ -16,7 +16,8 @@ enum ConstantTime {
     }
 
     /// Whether two byte collections hold the same bytes, compared in constant time.
-    static func equals<LHS: ContiguousBytes, RHS: ContiguousBytes>(_ lhs: LHS, _ rhs: RHS) -> Bool {
+    /// Collections of different lengths compare unequal at once: lengths are public.
+    public static func equals<LHS: ContiguousBytes, RHS: ContiguousBytes>(_ lhs: LHS, _ rhs: RHS) -> Bool {
         lhs.withUnsafeBytes { lhsBytes in
             rhs.withUnsafeBytes { rhsBytes in
                 equals(lhsBytes, rhsBytes)

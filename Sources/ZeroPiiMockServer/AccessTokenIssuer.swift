@@ -39,7 +39,7 @@ final class AccessTokenIssuer: @unchecked Sendable {
         let parts = token.dropFirst(4).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let payload = Self.decodeBase64URL(String(parts[0])), payload.count == 24,
             let tag = Self.decodeBase64URL(String(parts[1])),
-            ConstantTimeCompare.equal(tag, mac(payload))
+            ConstantTime.equals(tag, mac(payload))
         else { return false }
         let issued = payload[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let expiry = payload[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -68,15 +68,5 @@ final class AccessTokenIssuer: @unchecked Sendable {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         return Data(base64Encoded: base64).map { [UInt8]($0) }
-    }
-}
-
-/// Comparison of secrets whose time does not depend on where they differ.
-enum ConstantTimeCompare {
-    static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-        return difference == 0
     }
 }

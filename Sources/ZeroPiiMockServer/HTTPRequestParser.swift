@@ -29,8 +29,8 @@ struct HTTPRequestParser {
         buffer.append(contentsOf: bytes)
     }
 
-    /// Whether the connection stays open after answering `request`.
-    func keepAlive(for request: ServerRequest) -> Bool { lastKeepAlive }
+    /// Whether the connection stays open after answering the last request returned.
+    var keepsAlive: Bool { lastKeepAlive }
 
     mutating func next() -> Result {
         // A client may send empty lines between pipelined requests.

@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiModels
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -137,7 +138,7 @@ public final class HTTPServer: @unchecked Sendable {
                 }
             }
             guard let request, lock.withLock({ running }) else { return }
-            let keepAlive = parser.keepAlive(for: request)
+            let keepAlive = parser.keepsAlive
             switch handler(request) {
             case .closeWithoutResponse:
                 return
@@ -149,9 +150,10 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: Responses
 
+    /// An error answer with the protocol's error body (PROTOCOL.md section 6).
     static func errorResponse(_ status: Int, _ code: String, _ message: String) -> ServerResponse {
-        let body = "{\"error\":{\"code\":\"\(code)\",\"message\":\"\(message)\"}}"
-        return .json(status: status, Data(body.utf8))
+        let body = (try? JSONEncoder().encode(WireBodies.ErrorResponse(code: code, message: message))) ?? Data()
+        return .json(status: status, body)
     }
 
     /// The response as bytes, with `Date`, `Content-Length` and `Connection` set.

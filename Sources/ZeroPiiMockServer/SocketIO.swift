@@ -38,7 +38,7 @@ enum SocketIO {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, Glibc_listen(descriptor) == 0 else {
+        guard bound == 0, startListening(descriptor) == 0 else {
             let code = POSIXErrorCode(rawValue: errno) ?? .EADDRINUSE
             close(descriptor)
             throw POSIXError(code)
@@ -50,7 +50,7 @@ enum SocketIO {
         return (descriptor, UInt16(bigEndian: address.sin_port))
     }
 
-    private static func Glibc_listen(_ descriptor: Int32) -> Int32 {
+    private static func startListening(_ descriptor: Int32) -> Int32 {
         #if canImport(Glibc)
         return Glibc.listen(descriptor, 512)
         #else

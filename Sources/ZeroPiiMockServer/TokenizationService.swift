@@ -46,10 +46,10 @@ final class TokenizationService: Sendable {
             action = .respond(admin(request))
         case (_, "/ct-vault/api/v2/tokenize"), (_, "/ct-vault/api/v2/tokenize/batch"), (_, "/oauth/token"), (_, "/healthz"):
             endpoint = "other"
-            action = .respond(Self.error(405, "method_not_allowed", "this endpoint does not accept that method"))
+            action = .respond(HTTPServer.errorResponse(405, "method_not_allowed", "this endpoint does not accept that method"))
         default:
             endpoint = "other"
-            action = .respond(Self.error(404, "not_found", "no such endpoint"))
+            action = .respond(HTTPServer.errorResponse(404, "not_found", "no such endpoint"))
         }
         if case .respond(let response) = action {
             statistics.record(endpoint: endpoint, status: response.status)
@@ -66,7 +66,7 @@ final class TokenizationService: Sendable {
         if latency > 0 { Thread.sleep(forTimeInterval: latency) }
         switch fault {
         case .status(let status, let retryAfter):
-            var response = Self.error(status, "injected_fault", "a fault was injected for testing")
+            var response = HTTPServer.errorResponse(status, "injected_fault", "a fault was injected for testing")
             if let retryAfter { response.headers.append(("Retry-After", retryAfter)) }
             return .respond(response)
         case .dropConnection:
@@ -76,18 +76,18 @@ final class TokenizationService: Sendable {
         }
 
         guard let authorization = request.header("Authorization"), authorization.hasPrefix("Bearer ") else {
-            return .respond(Self.error(401, "unauthorized", "a bearer access token is required"))
+            return .respond(HTTPServer.errorResponse(401, "unauthorized", "a bearer access token is required"))
         }
         let accessToken = String(authorization.dropFirst("Bearer ".count))
         guard !accessToken.isEmpty, configuration.allowAnyToken || issuer.isValid(accessToken) else {
-            return .respond(Self.error(401, "invalid_token", "the access token is invalid or expired"))
+            return .respond(HTTPServer.errorResponse(401, "invalid_token", "the access token is invalid or expired"))
         }
 
         var plaintext = request.body
         var envelope: PayloadEnvelope?
         if let encryption = request.header("X-ZeroPii-Encryption") {
             guard encryption == PayloadEnvelope.headerValue else {
-                return .respond(Self.error(400, "unsupported_encryption", "only envelope version v1 is supported"))
+                return .respond(HTTPServer.errorResponse(400, "unsupported_encryption", "only envelope version v1 is supported"))
             }
             switch openEnvelope(request.body, accessToken: accessToken, operation: operation) {
             case .success(let (opened, body)):
@@ -101,30 +101,30 @@ final class TokenizationService: Sendable {
         let values: [String]
         if batch {
             guard let decoded = try? JSONDecoder().decode(WireBodies.BatchTokenizeRequest.self, from: plaintext) else {
-                return .respond(Self.error(400, "invalid_json", "the body is not a batch tokenize request"))
+                return .respond(HTTPServer.errorResponse(400, "invalid_json", "the body is not a batch tokenize request"))
             }
             guard !decoded.values.isEmpty else {
-                return .respond(Self.error(400, "batch_empty", "a batch holds at least one value"))
+                return .respond(HTTPServer.errorResponse(400, "batch_empty", "a batch holds at least one value"))
             }
             guard decoded.values.count <= Self.maximumBatchSize else {
-                return .respond(Self.error(400, "batch_too_large", "a batch holds at most 1000 values"))
+                return .respond(HTTPServer.errorResponse(400, "batch_too_large", "a batch holds at most 1000 values"))
             }
             values = decoded.values
         } else {
             guard let decoded = try? JSONDecoder().decode(WireBodies.TokenizeRequest.self, from: plaintext) else {
-                return .respond(Self.error(400, "invalid_json", "the body is not a tokenize request"))
+                return .respond(HTTPServer.errorResponse(400, "invalid_json", "the body is not a tokenize request"))
             }
             values = [decoded.value]
         }
         if let invalid = values.firstIndex(where: { $0.isEmpty || $0.utf8.count > Self.maximumValueBytes }) {
-            return .respond(Self.error(400, "invalid_value", "value \(invalid) is empty or longer than 4096 bytes"))
+            return .respond(HTTPServer.errorResponse(400, "invalid_value", "value \(invalid) is empty or longer than 4096 bytes"))
         }
 
         let entries: [TokenVault.Entry]
         do {
             entries = try vault.tokenize(values)
         } catch {
-            return .respond(Self.error(500, "vault_error", "the vault could not store the values"))
+            return .respond(HTTPServer.errorResponse(500, "vault_error", "the vault could not store the values"))
         }
         let items = zip(values, entries).map { value, entry in
             ResponseJSON.Item(
@@ -137,7 +137,7 @@ final class TokenizationService: Sendable {
         guard let envelope else { return .respond(.json(status: 200, body)) }
         if fault == .downgrade { return .respond(.json(status: 200, body)) }
         guard let sealed = try? envelope.sealResponse(body) else {
-            return .respond(Self.error(500, "seal_failed", "the response could not be encrypted"))
+            return .respond(HTTPServer.errorResponse(500, "seal_failed", "the response could not be encrypted"))
         }
         var ciphertext = sealed.ciphertext
         if fault == .corruptCiphertext, !ciphertext.isEmpty {
@@ -156,29 +156,29 @@ final class TokenizationService: Sendable {
         _ body: Data, accessToken: String, operation: String
     ) -> Result<(PayloadEnvelope, Data), EnvelopeRejection> {
         guard let wire = try? JSONDecoder().decode(WireBodies.EnvelopeRequest.self, from: body) else {
-            return .failure(EnvelopeRejection(Self.error(400, "invalid_envelope", "the envelope does not parse")))
+            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "the envelope does not parse")))
         }
         guard wire.v == PayloadEnvelope.version else {
-            return .failure(EnvelopeRejection(Self.error(400, "unsupported_version", "only envelope version 1 is supported")))
+            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "unsupported_version", "only envelope version 1 is supported")))
         }
         guard !wire.rid.isEmpty, wire.rid.count <= 64,
             let salt = Data(base64Encoded: wire.salt), salt.count == PayloadEnvelope.saltByteCount,
             let iv = Data(base64Encoded: wire.iv), iv.count == PayloadEnvelope.ivByteCount,
             let ciphertext = Data(base64Encoded: wire.ct), ciphertext.count >= PayloadEnvelope.tagByteCount
         else {
-            return .failure(EnvelopeRejection(Self.error(400, "invalid_envelope", "an envelope field has the wrong size or encoding")))
+            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "an envelope field has the wrong size or encoding")))
         }
         let now = configuration.now()
         guard abs(Double(wire.ts) - now.timeIntervalSince1970) <= Self.stalenessWindow else {
-            return .failure(EnvelopeRejection(Self.error(400, "stale_request", "the request time is more than 300 s from the server's")))
+            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "stale_request", "the request time is more than 300 s from the server's")))
         }
         guard !replays.contains(wire.rid, now: now) else {
-            return .failure(EnvelopeRejection(Self.error(409, "replayed_request", "this request id was already used")))
+            return .failure(EnvelopeRejection(HTTPServer.errorResponse(409, "replayed_request", "this request id was already used")))
         }
         guard let envelope = try? PayloadEnvelope(
             accessToken: accessToken, operation: operation, requestID: wire.rid, timestamp: wire.ts, salt: salt
         ), let plaintext = try? envelope.openRequest(SealedPayload(iv: iv, ciphertext: ciphertext)) else {
-            return .failure(EnvelopeRejection(Self.error(419, "decryption_failed", "the request could not be decrypted")))
+            return .failure(EnvelopeRejection(HTTPServer.errorResponse(419, "decryption_failed", "the request could not be decrypted")))
         }
         replays.insert(wire.rid, now: now)
         return .success((envelope, plaintext))
@@ -194,13 +194,13 @@ final class TokenizationService: Sendable {
     private func issueToken(_ request: ServerRequest) -> ServerResponse {
         let form = Self.formFields(request.body)
         guard form["grant_type"] == "client_credentials" else {
-            return Self.error(400, "unsupported_grant_type", "only grant_type=client_credentials is supported")
+            return HTTPServer.errorResponse(400, "unsupported_grant_type", "only grant_type=client_credentials is supported")
         }
         guard let clientID = form["client_id"], let secret = form["client_secret"],
             let expected = configuration.clients[clientID],
-            ConstantTimeCompare.equal(Array(secret.utf8), Array(expected.utf8))
+            ConstantTime.equals(Array(secret.utf8), Array(expected.utf8))
         else {
-            return Self.error(401, "invalid_client", "the client id or secret is wrong")
+            return HTTPServer.errorResponse(401, "invalid_client", "the client id or secret is wrong")
         }
         statistics.recordAccessTokenIssued()
         let body = "{\"access_token\":\"\(issuer.issue())\",\"token_type\":\"Bearer\",\"expires_in\":\(issuer.lifetimeSeconds)}"
@@ -231,19 +231,19 @@ final class TokenizationService: Sendable {
         case ("POST", "/__admin/faults"):
             guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any],
                 let kind = object["kind"] as? String
-            else { return Self.error(400, "invalid_fault", "expected {\"kind\": ..., \"count\": ...}") }
+            else { return HTTPServer.errorResponse(400, "invalid_fault", "expected {\"kind\": ..., \"count\": ...}") }
             let count = object["count"] as? Int ?? 1
             switch kind {
             case "status":
                 guard let status = object["status"] as? Int, (100...599).contains(status) else {
-                    return Self.error(400, "invalid_fault", "a status fault needs a status between 100 and 599")
+                    return HTTPServer.errorResponse(400, "invalid_fault", "a status fault needs a status between 100 and 599")
                 }
                 faults.inject(.status(status, retryAfter: object["retryAfter"] as? String), count: count)
             case "drop": faults.inject(.dropConnection, count: count)
             case "corrupt": faults.inject(.corruptCiphertext, count: count)
             case "downgrade": faults.inject(.downgrade, count: count)
             case "latency": faults.setLatency(Double(object["milliseconds"] as? Int ?? 0) / 1000)
-            default: return Self.error(400, "invalid_fault", "unknown fault kind")
+            default: return HTTPServer.errorResponse(400, "invalid_fault", "unknown fault kind")
             }
             return .json(status: 200, Data(#"{"ok":true}"#.utf8))
         case ("POST", "/__admin/expire-tokens"):
@@ -253,12 +253,7 @@ final class TokenizationService: Sendable {
             faults.reset()
             return .json(status: 200, Data(#"{"ok":true}"#.utf8))
         default:
-            return Self.error(404, "not_found", "no such admin endpoint")
+            return HTTPServer.errorResponse(404, "not_found", "no such admin endpoint")
         }
-    }
-
-    static func error(_ status: Int, _ code: String, _ message: String) -> ServerResponse {
-        let body = (try? JSONEncoder().encode(WireBodies.ErrorResponse(code: code, message: message))) ?? Data()
-        return .json(status: status, body)
     }
 }
