@@ -1,3 +1,6 @@
+# CocoaPods compiles every subspec into the one module `CleverTapZeroPiiSDK`, so apps write
+# `import CleverTapZeroPiiSDK` (or `@import CleverTapZeroPiiSDK;`) whichever installer they use.
+# Scripts/podspec-check.py compiles each subspec that way on every CI run.
 Pod::Spec.new do |spec|
   spec.name         = 'CleverTapZeroPiiSDK'
   spec.version      = '1.0.0'
@@ -5,19 +8,24 @@ Pod::Spec.new do |spec|
   spec.description  = <<-DESC
     CleverTap ZeroPii SDK tokenizes personally identifiable information (emails, phone
     numbers, IDs, numbers) through a tokenization service. Payloads are encrypted per
-    request with HKDF-SHA256 and AES-256-GCM, implemented in pure Swift.
+    request with HKDF-SHA256 and AES-256-GCM, implemented in pure Swift with no
+    dependencies.
   DESC
   spec.homepage     = 'https://github.com/CleverTap/clevertap-ios-zeropii-sdk'
   spec.license      = { :type => 'Apache-2.0', :file => 'LICENSE' }
   spec.author       = { 'CleverTap' => 'support@clevertap.com' }
   spec.source       = { :git => 'https://github.com/CleverTap/clevertap-ios-zeropii-sdk.git', :tag => spec.version.to_s }
+  spec.documentation_url = 'https://github.com/CleverTap/clevertap-ios-zeropii-sdk#readme'
 
+  spec.module_name    = 'CleverTapZeroPiiSDK'
   spec.swift_versions = ['5.9']
   spec.ios.deployment_target     = '13.0'
   spec.osx.deployment_target     = '10.15'
   spec.tvos.deployment_target    = '13.0'
   spec.watchos.deployment_target = '6.0'
+  spec.frameworks = 'Foundation'
 
+  # `pod 'CleverTapZeroPiiSDK'` installs the whole SDK, as the released pod did.
   spec.default_subspec = 'SDK'
 
   spec.subspec 'Crypto' do |crypto|
@@ -40,6 +48,7 @@ Pod::Spec.new do |spec|
     retry.source_files = 'Sources/ZeroPiiRetry/**/*.swift'
   end
 
+  # The umbrella: the facade and the module apps import, on top of every other subspec.
   spec.subspec 'SDK' do |sdk|
     sdk.source_files = 'Sources/ZeroPiiSDK/**/*.swift', 'Sources/CleverTapZeroPiiSDK/**/*.swift'
     sdk.dependency 'CleverTapZeroPiiSDK/Crypto'
@@ -47,5 +56,13 @@ Pod::Spec.new do |spec|
     sdk.dependency 'CleverTapZeroPiiSDK/Transport'
     sdk.dependency 'CleverTapZeroPiiSDK/Auth'
     sdk.dependency 'CleverTapZeroPiiSDK/Retry'
+  end
+
+  # Test doubles for an app's tests (a closure-backed transport, manual clocks); not in the default.
+  spec.subspec 'TestSupport' do |support|
+    support.source_files = 'Sources/ZeroPiiTestSupport/**/*.swift'
+    support.dependency 'CleverTapZeroPiiSDK/Transport'
+    support.dependency 'CleverTapZeroPiiSDK/Auth'
+    support.dependency 'CleverTapZeroPiiSDK/Retry'
   end
 end

@@ -16,7 +16,13 @@ public protocol HashFunction {
     static var blockByteCount: Int { get }
 
     /// The digest type the function produces.
+    // The module name is needed to reach the protocol past this associated type, and it
+    // differs under CocoaPods, which compiles every subspec into CleverTapZeroPiiSDK.
+    #if SWIFT_PACKAGE
     associatedtype Digest: ZeroPiiCrypto.Digest
+    #else
+    associatedtype Digest: CleverTapZeroPiiSDK.Digest
+    #endif
 
     /// A hash function in its initial state.
     init()

@@ -1,9 +1,21 @@
 import Foundation
+// Each of these is a module of its own under Swift Package Manager; CocoaPods compiles
+// every subspec into the one CleverTapZeroPiiSDK module, where they do not exist.
+#if canImport(ZeroPiiAuth)
 import ZeroPiiAuth
+#endif
+#if canImport(ZeroPiiCrypto)
 import ZeroPiiCrypto
+#endif
+#if canImport(ZeroPiiModels)
 import ZeroPiiModels
+#endif
+#if canImport(ZeroPiiRetry)
 import ZeroPiiRetry
+#endif
+#if canImport(ZeroPiiTransport)
 import ZeroPiiTransport
+#endif
 
 /// The request pipeline (PROTOCOL.md, sections 2 to 6): JSON body, envelope sealed
 /// with the access token of that attempt, transport, status handling, opening and

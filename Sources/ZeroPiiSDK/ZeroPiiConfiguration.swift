@@ -1,8 +1,16 @@
 import Dispatch
 import Foundation
+// Each of these is a module of its own under Swift Package Manager; CocoaPods compiles
+// every subspec into the one CleverTapZeroPiiSDK module, where they do not exist.
+#if canImport(ZeroPiiAuth)
 import ZeroPiiAuth
+#endif
+#if canImport(ZeroPiiRetry)
 import ZeroPiiRetry
+#endif
+#if canImport(ZeroPiiTransport)
 import ZeroPiiTransport
+#endif
 
 /// Settings beyond the reference API, for the
 /// ``ZeroPiiSDK/initialize(tokenProvider:apiUrl:logLevel:retryPolicy:configuration:)``

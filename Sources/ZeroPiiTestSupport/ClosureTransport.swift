@@ -1,5 +1,8 @@
 import Foundation
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiTransport)
 import ZeroPiiTransport
+#endif
 
 /// An `HTTPTransport` that answers every request with a closure: for testing an app
 /// against the SDK without a server.

@@ -1,5 +1,8 @@
 import Foundation
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiRetry)
 import ZeroPiiRetry
+#endif
 
 /// A `RetryClock` that never waits and remembers the back-off delays it was asked
 /// for, so retry behaviour can be tested at full speed.

@@ -1,5 +1,8 @@
 import Foundation
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiAuth)
 import ZeroPiiAuth
+#endif
 
 /// A `TokenClock` that only moves when the test says so: token expiry and the
 /// provider timeout can be tested without waiting.

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Checks CleverTapZeroPiiSDK.podspec without CocoaPods (which does not run on Linux).
+
+CocoaPods compiles every subspec a Podfile pulls in into one module named after the pod,
+unlike Swift Package Manager's module per target. So for each subspec this script gathers
+its source files and those of the subspecs it depends on, and type-checks them together as
+the single module `CleverTapZeroPiiSDK`, with warnings as errors. It also checks that the
+podspec's deployment targets are Package.swift's platforms and that every library module
+the SDK ships is in some subspec.
+
+Usage: Scripts/podspec-check.py        (from anywhere; exits 1 on the first problem)
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+POD_MODULE = "CleverTapZeroPiiSDK"
+# The package's library targets that belong in the pod; the mock server and the CLI do not.
+SHIPPED_TARGETS = ["ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiTransport", "ZeroPiiAuth",
+                   "ZeroPiiRetry", "ZeroPiiSDK", "CleverTapZeroPiiSDK", "ZeroPiiTestSupport"]
+
+
+def fail(message):
+    print(f"podspec-check: {message}")
+    sys.exit(1)
+
+
+def read(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as handle:
+        return handle.read()
+
+
+def parse_subspecs(podspec):
+    """Returns {name: (globs, dependencies)} from the `spec.subspec 'Name' do |x| ... end` blocks."""
+    subspecs = {}
+    for match in re.finditer(r"spec\.subspec '(\w+)' do \|(\w+)\|\n(.*?)\n  end\n", podspec, re.S):
+        name, variable, body = match.groups()
+        globs, dependencies = [], []
+        for line in body.splitlines():
+            line = line.strip()
+            if line.startswith(f"{variable}.source_files"):
+                globs += re.findall(r"'([^']+)'", line)
+            elif line.startswith(f"{variable}.dependency"):
+                dependency = re.findall(r"'([^']+)'", line)[0]
+                if not dependency.startswith(f"{POD_MODULE}/"):
+                    fail(f"subspec {name} depends on {dependency}, outside the pod: the SDK has no dependencies")
+                dependencies.append(dependency.split("/", 1)[1])
+        if not globs:
+            fail(f"subspec {name} has no source_files")
+        subspecs[name] = (globs, dependencies)
+    if not subspecs:
+        fail("no subspecs found")
+    return subspecs
+
+
+def closure(name, subspecs, seen=None):
+    seen = set() if seen is None else seen
+    if name not in subspecs:
+        fail(f"unknown subspec {name}")
+    if name not in seen:
+        seen.add(name)
+        for dependency in subspecs[name][1]:
+            closure(dependency, subspecs, seen)
+    return seen
+
+
+def files_of(names, subspecs):
+    files = set()
+    for name in names:
+        for pattern in subspecs[name][0]:
+            matched = glob.glob(os.path.join(ROOT, pattern), recursive=True)
+            if not matched:
+                fail(f"subspec {name}: '{pattern}' matches no file")
+            files.update(matched)
+    return sorted(files)
+
+
+def check_platforms(podspec):
+    package = read("Package.swift")
+    spm = dict(re.findall(r"\.(iOS|macOS|tvOS|watchOS)\(\.v(\d+(?:_\d+)?)\)", package))
+    pod = dict(re.findall(r"spec\.(ios|osx|tvos|watchos)\.deployment_target\s*=\s*'([\d.]+)'", podspec))
+    names = {"iOS": "ios", "macOS": "osx", "tvOS": "tvos", "watchOS": "watchos"}
+    for platform, version in spm.items():
+        expected = version.replace("_", ".")
+        expected = expected if "." in expected else expected + ".0"
+        if pod.get(names[platform]) != expected:
+            fail(f"{platform}: Package.swift says {expected}, the podspec {pod.get(names[platform])}")
+    if len(pod) != len(spm):
+        fail(f"the podspec names platforms {sorted(pod)}, Package.swift {sorted(spm)}")
+
+
+def main():
+    podspec = read(f"{POD_MODULE}.podspec")
+    check_platforms(podspec)
+    subspecs = parse_subspecs(podspec)
+    default = re.search(r"spec\.default_subspec\s*=\s*'(\w+)'", podspec)
+    if not default or default.group(1) not in subspecs:
+        fail("default_subspec is missing or unknown")
+
+    covered = set(files_of(subspecs, subspecs))
+    for target in SHIPPED_TARGETS:
+        sources = glob.glob(os.path.join(ROOT, "Sources", target, "**", "*.swift"), recursive=True)
+        missing = [os.path.relpath(path, ROOT) for path in sources if path not in covered]
+        if missing:
+            fail(f"not in any subspec: {', '.join(missing)}")
+
+    for name in subspecs:
+        files = files_of(closure(name, subspecs), subspecs)
+        command = ["swiftc", "-typecheck", "-module-name", POD_MODULE, "-parse-as-library",
+                   "-swift-version", "5", "-warnings-as-errors",
+                   "-enable-experimental-feature", "StrictConcurrency"] + files
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            print(result.stdout + result.stderr)
+            fail(f"subspec {name} does not compile as the single module {POD_MODULE}")
+        print(f"podspec-check: subspec {name}: {len(files)} files compile as one module")
+
+
+if __name__ == "__main__":
+    main()
