@@ -44,7 +44,8 @@ struct ServerConnection {
                     throw SetupError.usage("--token-url needs the client secret in ZEROPII_CLIENT_SECRET")
                 }
                 guard let url = URL(string: tokenURL) else { throw SetupError.usage("--token-url is not a URL") }
-                provider = ClientCredentialsProvider(tokenURL: url, clientID: clientID, clientSecret: secret)
+                let grant = ClientCredentialsGrant(tokenURL: url, clientID: clientID, clientSecret: secret)
+                provider = AsyncAccessTokenProvider { try await grant.requestToken() }
             } else {
                 throw SetupError.usage("--api-url needs --access-token TOKEN, or --token-url URL with --client-id ID")
             }
@@ -129,23 +130,16 @@ final class EmbeddedServerTokenProvider: NSObject, AccessTokenProvider {
 }
 
 /// The OAuth2 client-credentials flow (PROTOCOL.md section 8) against `tokenURL`.
-final class ClientCredentialsProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
-    // Sendable: all stored properties are immutable.
-    private let tokenURL: URL
-    private let clientID: String
-    private let clientSecret: String
-
-    init(tokenURL: URL, clientID: String, clientSecret: String) {
-        self.tokenURL = tokenURL
-        self.clientID = clientID
-        self.clientSecret = clientSecret
-    }
+struct ClientCredentialsGrant: Sendable {
+    let tokenURL: URL
+    let clientID: String
+    let clientSecret: String
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+    func requestToken() async throws -> AccessTokenInfo {
         var request = URLRequest(url: tokenURL)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -153,23 +147,13 @@ final class ClientCredentialsProvider: NSObject, AccessTokenProvider, @unchecked
             text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
         }
         request.httpBody = Data("grant_type=client_credentials&client_id=\(encode(clientID))&client_secret=\(encode(clientSecret))".utf8)
-        let completion = SendableCompletion(completion)
-        URLSession.shared.dataTask(with: request) { data, response, _ in
-            guard let http = response as? HTTPURLResponse, http.statusCode == 200, let data,
-                let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-                let token = json["access_token"] as? String
-            else {
-                completion.call(nil, Failure(description: "the token endpoint refused the client credentials"))
-                return
-            }
-            completion.call(AccessTokenInfo(token: token, expiresInSeconds: json["expires_in"] as? Int ?? 0), nil)
-        }.resume()
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200,
+            let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let token = json["access_token"] as? String
+        else {
+            throw Failure(description: "the token endpoint refused the client credentials")
+        }
+        return AccessTokenInfo(token: token, expiresInSeconds: json["expires_in"] as? Int ?? 0)
     }
-}
-
-/// The SDK's completion handed to URLSession's callback. The SDK's own completion is
-/// safe to call from any thread (it resumes a continuation under a lock).
-private struct SendableCompletion: @unchecked Sendable {
-    let call: (AccessTokenInfo?, Error?) -> Void
-    init(_ call: @escaping (AccessTokenInfo?, Error?) -> Void) { self.call = call }
 }
