@@ -1,0 +1,38 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+// Examples that build against the SDK in this checkout (`path: ".."`); an app would
+// depend on the released package by URL instead (see the README).
+let strictConcurrency: [SwiftSetting] = [.enableExperimentalFeature("StrictConcurrency")]
+
+let package = Package(
+    name: "ZeroPiiExamples",
+    platforms: [.macOS(.v11), .iOS(.v14), .tvOS(.v14), .watchOS(.v7)],
+    products: [
+        .executable(name: "tokenize-values", targets: ["TokenizeValues"])
+    ],
+    dependencies: [
+        .package(name: "ZeroPii", path: "..")
+    ],
+    targets: [
+        // A command-line program: the server-side use, on Linux or macOS.
+        .executableTarget(
+            name: "TokenizeValues",
+            dependencies: [.product(name: "CleverTapZeroPiiSDK", package: "ZeroPii")],
+            swiftSettings: strictConcurrency
+        ),
+        // The reference's Swift, SwiftUI and UIKit snippets. The SwiftUI and UIKit files need
+        // Apple's SDKs and compile to nothing elsewhere. Written, like the reference, for
+        // Swift 5's default concurrency checking: the app code people start from.
+        .target(
+            name: "AppSnippets",
+            dependencies: [.product(name: "CleverTapZeroPiiSDK", package: "ZeroPii")]
+        ),
+        // The reference's Objective-C snippets, compiled as Objective-C where there is an
+        // Objective-C runtime (Apple platforms) and to nothing on Linux.
+        .target(
+            name: "ObjectiveCSnippets",
+            dependencies: [.product(name: "CleverTapZeroPiiSDK", package: "ZeroPii")]
+        ),
+    ]
+)
