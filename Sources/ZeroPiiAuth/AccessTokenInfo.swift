@@ -15,6 +15,12 @@ public class AccessTokenInfo: NSObject, @unchecked Sendable {
     /// token serves the requests waiting for it and is not cached.
     public let expiresInSeconds: Int
 
+    /// A token and its remaining lifetime.
+    ///
+    /// - Parameters:
+    ///   - token: The bearer access token, sent as is in the `Authorization` header.
+    ///   - expiresInSeconds: Seconds from now until the token expires; 0 or less means
+    ///     it is used for the requests waiting for it and not cached.
     #if canImport(ObjectiveC)
     @objc(initWithToken:expiresInSeconds:)
     #endif

@@ -12,6 +12,10 @@ import Foundation
 @objc(AccessTokenProvider)
 #endif
 public protocol AccessTokenProvider {
+    /// Fetches a fresh access token.
+    ///
+    /// - Parameter completion: Call it exactly once, from any thread: with the token, or
+    ///   with `nil` and the error that prevented it.
     #if canImport(ObjectiveC)
     @objc(fetchTokenWithCompletion:)
     #endif

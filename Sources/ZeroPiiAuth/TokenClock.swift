@@ -18,6 +18,7 @@ public protocol TokenClock: Sendable {
 /// The real clock: `CLOCK_BOOTTIME` on Linux and `CLOCK_MONOTONIC` on Apple platforms,
 /// both of which include time spent asleep (unlike `ProcessInfo.systemUptime`).
 public struct SystemTokenClock: TokenClock {
+    /// The system's clock.
     public init() {}
 
     public func now() -> TimeInterval {

@@ -12,8 +12,14 @@ extension AES {
     public enum GCM {
         /// Encrypts and authenticates `message`, also authenticating `authenticatedData`.
         ///
-        /// - Parameter nonce: A nonce that must never repeat under the same key; when
-        ///   omitted, a fresh random 12-byte nonce is used.
+        /// - Parameters:
+        ///   - message: The plaintext to encrypt; it may be empty.
+        ///   - key: A 128-, 192- or 256-bit key.
+        ///   - nonce: A nonce that must never repeat under the same key; when omitted, a
+        ///     fresh random 12-byte nonce is used.
+        ///   - authenticatedData: Data that is authenticated but not encrypted; opening
+        ///     the box needs the same bytes.
+        /// - Returns: The nonce, the ciphertext and the 16-byte tag.
         /// - Throws: ``CryptoError/incorrectKeySize`` for a key that is not 128, 192 or
         ///   256 bits; ``CryptoError/incorrectParameterSize`` for a message longer than
         ///   GCM allows (2^36 − 32 bytes).

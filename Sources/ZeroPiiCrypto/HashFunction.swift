@@ -15,12 +15,13 @@ public protocol HashFunction {
     /// The size of the function's internal block, in bytes (64 for SHA-256).
     static var blockByteCount: Int { get }
 
-    /// The digest type the function produces.
     // The module name is needed to reach the protocol past this associated type, and it
     // differs under CocoaPods, which compiles every subspec into CleverTapZeroPiiSDK.
     #if SWIFT_PACKAGE
+    /// The digest type the function produces.
     associatedtype Digest: ZeroPiiCrypto.Digest
     #else
+    /// The digest type the function produces.
     associatedtype Digest: CleverTapZeroPiiSDK.Digest
     #endif
 
@@ -50,6 +51,7 @@ extension HashFunction {
 }
 
 extension Digest {
+    /// Iterates over the digest's bytes.
     public func makeIterator() -> Array<UInt8>.Iterator {
         withUnsafeBytes { Array($0) }.makeIterator()
     }

@@ -22,6 +22,7 @@ public final class FaultInjector: @unchecked Sendable {
     private var queue: [Fault] = []
     private var latency: TimeInterval = 0
 
+    /// An injector with no faults queued and no latency.
     public init() {}
 
     /// Queues `fault` for the next `count` tokenize requests.

@@ -35,6 +35,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// - Parameters:
     ///   - host: an IPv4 address; `127.0.0.1` keeps the server private to this machine.
     ///   - port: the port, or 0 for any free one (see ``port``).
+    ///   - limits: connection, size and time limits (see ``HTTPServerLimits``).
+    ///   - handler: answers each complete request; called on the connection's thread.
+    /// - Throws: A `POSIXError` when the address is not IPv4 or cannot be bound.
     public init(host: String = "127.0.0.1", port: UInt16 = 0, limits: HTTPServerLimits = HTTPServerLimits(), handler: @escaping Handler) throws {
         self.handler = handler
         self.limits = limits

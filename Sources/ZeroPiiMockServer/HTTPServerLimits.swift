@@ -14,5 +14,6 @@ public struct HTTPServerLimits: Sendable {
     /// Connections served at once; beyond this a new connection gets 503 and is closed.
     public var maximumConnections = 1024
 
+    /// The default limits.
     public init() {}
 }

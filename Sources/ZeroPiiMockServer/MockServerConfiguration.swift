@@ -21,5 +21,6 @@ public struct MockServerConfiguration: Sendable {
     /// The server's clock; tests skew it to provoke `stale_request`.
     public var now: @Sendable () -> Date = { Date() }
 
+    /// The defaults: 127.0.0.1, a free port, an in-memory vault, the demo client.
     public init() {}
 }

@@ -137,8 +137,11 @@ final class VaultFile {
 
 /// Why the vault file could not be used.
 public enum VaultError: Error, CustomStringConvertible {
+    /// The file could not be opened or created; `errno` says why.
     case cannotOpen(errno: Int32)
+    /// A record could not be written or synced to disk; `errno` says why.
     case cannotWrite(errno: Int32)
+    /// The file exists but does not start with a vault header.
     case notAVaultFile
 
     public var description: String {

@@ -12,6 +12,7 @@ public protocol RetryClock: Sendable {
 
 /// The real clock: `Date()` and `Task.sleep`.
 public struct SystemRetryClock: RetryClock {
+    /// The system's clock.
     public init() {}
 
     public func now() -> Date { Date() }

@@ -24,7 +24,7 @@ import ZeroPiiTransport
 /// Every attempt is sealed afresh (new request id, salt and IV). A 401 drops that
 /// token and replays once with a fresh one, outside the retry policy. A
 /// `stale_request` 400 corrects the clock offset from the server's `Date` and replays
-/// once. 429, 5xx and network failures go to the ``RetryPolicy``.
+/// once. 429, 5xx and network failures go to the ``/ZeroPiiRetry/RetryPolicy``.
 final class TokenizationClient: Sendable {
     static let sdkVersion = "1.0.0"
 

@@ -20,7 +20,7 @@ public struct ZeroPiiConfiguration: Sendable {
     public var callbackQueue: DispatchQueue = .main
     /// How long one HTTP attempt may take, in seconds. Default: 30.
     public var requestTimeout: TimeInterval = 30
-    /// How long to wait for the ``AccessTokenProvider`` to call its completion before the
+    /// How long to wait for the ``/ZeroPiiAuth/AccessTokenProvider`` to call its completion before the
     /// request fails, in seconds. Default: 30.
     public var tokenProviderTimeout: TimeInterval = 30
     /// Whether payloads travel in the v1 encrypted envelope. Default: `true`. Turning it
@@ -38,5 +38,6 @@ public struct ZeroPiiConfiguration: Sendable {
     /// The clock for access-token expiry and the provider timeout.
     public var tokenClock: any TokenClock = SystemTokenClock()
 
+    /// The defaults: what the reference's `initialize` overloads use.
     public init() {}
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// The entry point: initialise once with your ``AccessTokenProvider`` and API URL, then
+/// The entry point: initialise once with your ``/ZeroPiiAuth/AccessTokenProvider`` and API URL, then
 /// tokenize values through ``getInstance()``.
 ///
 /// Every tokenize method works in the background and calls its callback exactly once,
@@ -61,7 +61,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         )
     }
 
-    /// Initialises the SDK with the default ``RetryPolicy`` (1 retry, exponential back-off).
+    /// Initialises the SDK with the default ``/ZeroPiiRetry/RetryPolicy`` (1 retry, exponential back-off).
     @discardableResult
     #if canImport(ObjectiveC)
     @objc(initializeWithTokenProvider:apiUrl:logLevel:)
@@ -74,7 +74,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         initialize(tokenProvider: tokenProvider, apiUrl: apiUrl, logLevel: logLevel, retryPolicy: DefaultRetryPolicy())
     }
 
-    /// Initialises the SDK with logging off and the default ``RetryPolicy``.
+    /// Initialises the SDK with logging off and the default ``/ZeroPiiRetry/RetryPolicy``.
     @discardableResult
     #if canImport(ObjectiveC)
     @objc(initializeWithTokenProvider:apiUrl:)

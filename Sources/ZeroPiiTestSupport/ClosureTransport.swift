@@ -20,6 +20,7 @@ public struct ClosureTransport: HTTPTransport {
         self.handler = handler
     }
 
+    /// Answers `request` with the closure's response, or throws what it throws.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await handler(request)
     }

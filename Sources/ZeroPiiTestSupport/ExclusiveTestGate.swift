@@ -16,6 +16,7 @@ public final class ExclusiveTestGate: @unchecked Sendable {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
+    /// A gate of its own, for state other than the SDK's shared instance.
     public init() {}
 
     /// Runs `body` when no other holder of this gate is running.

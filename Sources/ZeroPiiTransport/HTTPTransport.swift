@@ -6,5 +6,8 @@
 /// calling task was cancelled. ``URLSessionTransport`` is the production
 /// implementation; the `ZeroPiiTestSupport` product has a closure-backed one for tests.
 public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the server's response, whatever its status.
+    ///
+    /// - Throws: A ``TransportError`` when no HTTP response arrived.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }

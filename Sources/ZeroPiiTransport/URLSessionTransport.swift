@@ -31,6 +31,11 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         session.finishTasksAndInvalidate()
     }
 
+    /// Sends `request` with `URLSession`, giving up after `request.timeout` seconds.
+    ///
+    /// - Throws: ``TransportError/timedOut``, `CancellationError` when the calling task
+    ///   was cancelled, or a ``TransportError`` of kind `connectionFailed` for any other
+    ///   failure to get an HTTP response.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)

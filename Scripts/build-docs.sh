@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of every library module into one archive,
+# .build/docs/ZeroPii.doccarchive, and fails on a broken link, an invalid catalog or a
+# public symbol without a documentation comment.
+#
+# Usage: Scripts/build-docs.sh        (needs the toolchain's `docc`; run by .ci/run)
+#
+# Each module is converted on its own, in dependency order, with the archives of the
+# modules it depends on, so a page can link to another module's symbol as
+# ``/ZeroPiiAuth/AccessTokenProvider``. `swift package generate-documentation` would
+# need the swift-docc-plugin package, which this project does not depend on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+docc="$(command -v docc || true)"
+if [ -z "$docc" ]; then
+    docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
+fi
+[ -x "$docc" ] || { echo "build-docs: no docc in this toolchain"; exit 1; }
+
+# module:dependencies, in an order where every dependency comes first.
+modules=(
+    "ZeroPiiCrypto:"
+    "ZeroPiiModels:"
+    "ZeroPiiTransport:"
+    "ZeroPiiAuth:"
+    "ZeroPiiRetry:"
+    "ZeroPiiTestSupport:ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry"
+    "ZeroPiiSDK:ZeroPiiModels ZeroPiiCrypto ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry"
+    "ZeroPiiMockServer:ZeroPiiCrypto ZeroPiiModels"
+)
+
+work=".build/docs"
+rm -rf "$work"
+mkdir -p "$work"
+swift package dump-symbol-graph --minimum-access-level public >"$work/symbol-graph.log" 2>&1 \
+    || { cat "$work/symbol-graph.log"; exit 1; }
+graphs="$(sed -n 's/^Files written to //p' "$work/symbol-graph.log")"
+
+python3 - "$graphs" "${modules[@]%%:*}" <<'PYTHON'
+import glob, json, sys
+graphs, modules = sys.argv[1], sys.argv[2:]
+missing = []
+for module in modules:
+    for path in glob.glob(f"{graphs}/{module}.symbols.json") + glob.glob(f"{graphs}/{module}@*.symbols.json"):
+        for symbol in json.load(open(path))["symbols"]:
+            if "::SYNTHESIZED::" in symbol["identifier"]["precise"] or "docComment" in symbol:
+                continue
+            if symbol.get("accessLevel") in ("public", "open"):
+                missing.append(f"{module}: {'.'.join(symbol['pathComponents'])}")
+if missing:
+    print("build-docs: public symbols without a documentation comment:\n  " + "\n  ".join(missing))
+    sys.exit(1)
+PYTHON
+
+archives=()
+for entry in "${modules[@]}"; do
+    module="${entry%%:*}"
+    dependencies=()
+    for dependency in ${entry#*:}; do
+        dependencies+=(--dependency "$work/$dependency.doccarchive")
+    done
+    mkdir -p "$work/graphs/$module"
+    cp "$graphs/$module".symbols.json "$work/graphs/$module/"
+    cp "$graphs/$module"@*.symbols.json "$work/graphs/$module/" 2>/dev/null || true
+    "$docc" convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$work/graphs/$module" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "com.clevertap.zeropii.$module" \
+        --output-path "$work/$module.doccarchive" \
+        --enable-experimental-external-link-support \
+        "${dependencies[@]}" \
+        --warnings-as-errors >"$work/$module.log" 2>&1 \
+        || { cat "$work/$module.log"; echo "build-docs: $module has documentation errors"; exit 1; }
+    archives+=("$work/$module.doccarchive")
+done
+
+"$docc" merge "${archives[@]}" --synthesized-landing-page-name "ZeroPii for Swift" \
+    --output-path "$work/ZeroPii.doccarchive" >"$work/merge.log" 2>&1 \
+    || { cat "$work/merge.log"; exit 1; }
+echo "build-docs: ${#archives[@]} modules, no warnings: $work/ZeroPii.doccarchive"
