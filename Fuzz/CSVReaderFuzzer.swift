@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ZeroPiiCLI
 
 // libFuzzer target: arbitrary bytes through the CSV reader in small chunks. It must

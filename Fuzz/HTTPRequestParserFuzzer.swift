@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ZeroPiiMockServer
 
 // libFuzzer target: arbitrary bytes, fed in two chunks, through the mock server's HTTP

@@ -31,6 +31,8 @@ struct CommandLineTool {
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Finished(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self), errorOutput: String(decoding: errData, as: UTF8.self))
+        return Finished(
+            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self), errorOutput: String(decoding: errData, as: UTF8.self)
+        )
     }
 }

@@ -8,152 +8,162 @@ import ZeroPiiTestSupport
 /// Serialized: the tests share the SDK's one shared instance.
 @Suite(.serialized)
 struct SDKAgainstMockServerTests {
-    @Test func everyMethodForEveryTypePreservesFormats() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        let (server, _, sdk) = try startStack()
-        defer { server.stop() }
-        let singles: [(TokenizeResult, String)] = [
-            (await sdk.tokenize("alice@example.com"), "alice@example.com"),
-            (await sdk.tokenize("+1 (555) 010-2345"), "+1 (555) 010-2345"),
-            (await sdk.tokenize(42), "42"),
-            (await sdk.tokenize(Int64(9_876_543_210)), "9876543210"),
-            (await sdk.tokenize(Float(3.14)), "3.14"),
-            (await sdk.tokenize(-2.5e-5), "-2.5E-5"),
-            (await sdk.tokenize(true), "true"),
-        ]
-        for (result, sent) in singles {
-            #expect(result.isSuccess, "\(sent)")
-            let token = try #require(result.token)
-            #expect(shape(token) == shape(sent), "\(sent) → \(token)")
-            #expect(result.newlyCreated && !result.exists)
-            #expect(result.dataType == (sent.first!.isNumber || sent.hasPrefix("-") ? "number" : "string"))
-        }
-        let again = await sdk.tokenize("alice@example.com")
-        #expect(again.exists && again.token == singles[0].0.token)
-
-        let batches: [(BatchTokenizeResult, [String])] = [
-            (await sdk.batchTokenize(["a@example.com", "b@example.com", "a@example.com"]), ["a@example.com", "b@example.com", "a@example.com"]),
-            (await sdk.batchTokenize([1, 2, 42]), ["1", "2", "42"]),
-            (await sdk.batchTokenize([Int64.min, Int64.max]), [String(Int64.min), String(Int64.max)]),
-            (await sdk.batchTokenize([Float(1.1), 1e10]), ["1.1", "1.0E10"]),
-            (await sdk.batchTokenize([1.111, 1e7, -0.0]), ["1.111", "1.0E7", "-0.0"]),
-            (await sdk.batchTokenize([true, false]), ["true", "false"]),
-        ]
-        for (result, sent) in batches {
-            #expect(result.isSuccess, "\(sent)")
-            #expect(result.results.map(\.originalValue) == sent)
-            for item in result.results { #expect(shape(item.token) == shape(item.originalValue)) }
-        }
-        #expect(batches[0].0.results[0].token == batches[0].0.results[2].token)
-        #expect(batches[0].0.results.map(\.newlyCreated) == [true, true, false])
-        #expect(batches[1].0.results[2].exists && batches[1].0.results[2].token == singles[2].0.token)
-
-        // The callback API over the same stack.
-        let viaCallback = await withCheckedContinuation { continuation in
-            sdk.tokenizeString("alice@example.com") { continuation.resume(returning: $0) }
-        }
-        #expect(viaCallback.token == singles[0].0.token)
-    }}
-
-    @Test func anExpiredTokenIsRefreshedOnce() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        let (server, provider, sdk) = try startStack()
-        defer { server.stop() }
-        #expect(await sdk.tokenize("first").isSuccess)
-        #expect(provider.fetches == 1)
-        server.expireAllAccessTokens()
-        let result = await sdk.tokenize("second")
-        #expect(result.isSuccess)
-        #expect(provider.fetches == 2)
-        #expect(server.statistics.requestCounts["tokenize 401"] == 1)
-    }}
-
-    @Test func faultsGiveTheDocumentedResults() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        let clock = ImmediateRetryClock()
-        let (server, _, sdk) = try startStack(retryClock: clock, requestTimeout: 2)
-        defer { server.stop() }
-        let started = Date()
-
-        server.faults.inject(.status(503, retryAfter: "1"))
-        #expect(await sdk.tokenize("a").isSuccess)  // retried once, then served
-        #expect(clock.sleeps == [2000])
-
-        server.faults.inject(.status(503, retryAfter: nil), count: 2)
-        let exhausted = await sdk.tokenize("b")
-        #expect(!exhausted.isSuccess && exhausted.httpStatusCode == 503)
-
-        server.faults.inject(.status(400, retryAfter: nil), count: 2)
-        let rejected = await sdk.tokenize("c")
-        #expect(!rejected.isSuccess && rejected.httpStatusCode == 400)
-        // The first call did not retry, so the second fault is still queued for the next call.
-        #expect(await sdk.tokenize("c").httpStatusCode == 400)
-        #expect(await sdk.tokenize("c").isSuccess)
-
-        server.faults.inject(.dropConnection)
-        #expect(await sdk.tokenize("d").isSuccess)  // a network failure, retried
-
-        server.faults.inject(.corruptCiphertext)
-        let corrupted = await sdk.tokenize("e")
-        #expect(!corrupted.isSuccess && corrupted.errorMessage == "the response could not be decrypted")
-
-        server.faults.inject(.downgrade)
-        let downgraded = await sdk.tokenize("f")
-        #expect(!downgraded.isSuccess && downgraded.token == nil)
-        #expect(downgraded.errorMessage?.contains("without payload encryption") == true)
-
-        server.faults.setLatency(3)
-        let slow = await sdk.tokenize("g")  // times out after 2 s, retried, times out again
-        server.faults.setLatency(0)
-        #expect(!slow.isSuccess && slow.errorMessage?.contains("timed out") == true)
-        #expect(Date().timeIntervalSince(started) < 30)
-    }}
-
-    @Test func aThousandConcurrentCallsAndFiftyConcurrentBatches() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        // A generous per-attempt timeout: 50 batches of 1000 queue up at the server, and
-        // under a sanitizer the wait can pass the usual 10 s.
-        let (server, provider, sdk) = try startStack(requestTimeout: 300)
-        defer { server.stop() }
-        let singles = await withTaskGroup(of: (Int, TokenizeResult).self) { group in
-            for index in 0..<1000 { group.addTask { (index, await sdk.tokenize("user\(index)@example.com")) } }
-            return await group.reduce(into: [(Int, TokenizeResult)]()) { $0.append($1) }
-        }
-        #expect(singles.count == 1000)
-        for (index, result) in singles {
-            #expect(result.isSuccess && result.newlyCreated)
-            #expect(result.token == server.vault.token(for: "user\(index)@example.com"))
-        }
-        #expect(provider.fetches == 1)
-
-        let batches = await withTaskGroup(of: (Int, BatchTokenizeResult).self) { group in
-            for batch in 0..<50 {
-                group.addTask { (batch, await sdk.batchTokenize((0..<1000).map { "b\(batch)-\($0)" })) }
+    @Test func everyMethodForEveryTypePreservesFormats() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let (server, _, sdk) = try startStack()
+            defer { server.stop() }
+            let singles: [(TokenizeResult, String)] = [
+                (await sdk.tokenize("alice@example.com"), "alice@example.com"),
+                (await sdk.tokenize("+1 (555) 010-2345"), "+1 (555) 010-2345"),
+                (await sdk.tokenize(42), "42"),
+                (await sdk.tokenize(Int64(9_876_543_210)), "9876543210"),
+                (await sdk.tokenize(Float(3.14)), "3.14"),
+                (await sdk.tokenize(-2.5e-5), "-2.5E-5"),
+                (await sdk.tokenize(true), "true"),
+            ]
+            for (result, sent) in singles {
+                #expect(result.isSuccess, "\(sent)")
+                let token = try #require(result.token)
+                #expect(shape(token) == shape(sent), "\(sent) → \(token)")
+                #expect(result.newlyCreated && !result.exists)
+                #expect(result.dataType == (sent.first!.isNumber || sent.hasPrefix("-") ? "number" : "string"))
             }
-            return await group.reduce(into: [(Int, BatchTokenizeResult)]()) { $0.append($1) }
-        }
-        #expect(batches.count == 50)
-        for (batch, result) in batches {
-            #expect(result.isSuccess && result.results.count == 1000)
-            #expect(result.summary?.newlyCreatedCount == 1000)
-            for (offset, item) in result.results.enumerated() {
-                #expect(item.originalValue == "b\(batch)-\(offset)")
-                #expect(item.token == server.vault.token(for: item.originalValue))
+            let again = await sdk.tokenize("alice@example.com")
+            #expect(again.exists && again.token == singles[0].0.token)
+
+            let batches: [(BatchTokenizeResult, [String])] = [
+                (await sdk.batchTokenize(["a@example.com", "b@example.com", "a@example.com"]), ["a@example.com", "b@example.com", "a@example.com"]),
+                (await sdk.batchTokenize([1, 2, 42]), ["1", "2", "42"]),
+                (await sdk.batchTokenize([Int64.min, Int64.max]), [String(Int64.min), String(Int64.max)]),
+                (await sdk.batchTokenize([Float(1.1), 1e10]), ["1.1", "1.0E10"]),
+                (await sdk.batchTokenize([1.111, 1e7, -0.0]), ["1.111", "1.0E7", "-0.0"]),
+                (await sdk.batchTokenize([true, false]), ["true", "false"]),
+            ]
+            for (result, sent) in batches {
+                #expect(result.isSuccess, "\(sent)")
+                #expect(result.results.map(\.originalValue) == sent)
+                for item in result.results { #expect(shape(item.token) == shape(item.originalValue)) }
             }
+            #expect(batches[0].0.results[0].token == batches[0].0.results[2].token)
+            #expect(batches[0].0.results.map(\.newlyCreated) == [true, true, false])
+            #expect(batches[1].0.results[2].exists && batches[1].0.results[2].token == singles[2].0.token)
+
+            // The callback API over the same stack.
+            let viaCallback = await withCheckedContinuation { continuation in
+                sdk.tokenizeString("alice@example.com") { continuation.resume(returning: $0) }
+            }
+            #expect(viaCallback.token == singles[0].0.token)
         }
-        #expect(server.vault.count == 51_000)
-    }}
+    }
 
-    @Test func tokensSurviveAServerRestart() async throws { try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        let path = NSTemporaryDirectory() + "zeropii-integration-\(UUID().uuidString).db"
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        var (server, _, sdk) = try startStack(dataFile: path)
-        let before = await sdk.batchTokenize(["kept@example.com", "555-0100"])
-        #expect(before.isSuccess)
-        server.stop()
+    @Test func anExpiredTokenIsRefreshedOnce() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let (server, provider, sdk) = try startStack()
+            defer { server.stop() }
+            #expect(await sdk.tokenize("first").isSuccess)
+            #expect(provider.fetches == 1)
+            server.expireAllAccessTokens()
+            let result = await sdk.tokenize("second")
+            #expect(result.isSuccess)
+            #expect(provider.fetches == 2)
+            #expect(server.statistics.requestCounts["tokenize 401"] == 1)
+        }
+    }
 
-        (server, _, sdk) = try startStack(dataFile: path)
-        defer { server.stop() }
-        let after = await sdk.batchTokenize(["kept@example.com", "555-0100"])
-        #expect(after.results.map(\.token) == before.results.map(\.token))
-        #expect(after.results.allSatisfy { $0.exists && !$0.newlyCreated })
-    }}
+    @Test func faultsGiveTheDocumentedResults() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let clock = ImmediateRetryClock()
+            let (server, _, sdk) = try startStack(retryClock: clock, requestTimeout: 2)
+            defer { server.stop() }
+            let started = Date()
+
+            server.faults.inject(.status(503, retryAfter: "1"))
+            #expect(await sdk.tokenize("a").isSuccess)  // retried once, then served
+            #expect(clock.sleeps == [2000])
+
+            server.faults.inject(.status(503, retryAfter: nil), count: 2)
+            let exhausted = await sdk.tokenize("b")
+            #expect(!exhausted.isSuccess && exhausted.httpStatusCode == 503)
+
+            server.faults.inject(.status(400, retryAfter: nil), count: 2)
+            let rejected = await sdk.tokenize("c")
+            #expect(!rejected.isSuccess && rejected.httpStatusCode == 400)
+            // The first call did not retry, so the second fault is still queued for the next call.
+            #expect(await sdk.tokenize("c").httpStatusCode == 400)
+            #expect(await sdk.tokenize("c").isSuccess)
+
+            server.faults.inject(.dropConnection)
+            #expect(await sdk.tokenize("d").isSuccess)  // a network failure, retried
+
+            server.faults.inject(.corruptCiphertext)
+            let corrupted = await sdk.tokenize("e")
+            #expect(!corrupted.isSuccess && corrupted.errorMessage == "the response could not be decrypted")
+
+            server.faults.inject(.downgrade)
+            let downgraded = await sdk.tokenize("f")
+            #expect(!downgraded.isSuccess && downgraded.token == nil)
+            #expect(downgraded.errorMessage?.contains("without payload encryption") == true)
+
+            server.faults.setLatency(3)
+            let slow = await sdk.tokenize("g")  // times out after 2 s, retried, times out again
+            server.faults.setLatency(0)
+            #expect(!slow.isSuccess && slow.errorMessage?.contains("timed out") == true)
+            #expect(Date().timeIntervalSince(started) < 30)
+        }
+    }
+
+    @Test func aThousandConcurrentCallsAndFiftyConcurrentBatches() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            // A generous per-attempt timeout: 50 batches of 1000 queue up at the server, and
+            // under a sanitizer the wait can pass the usual 10 s.
+            let (server, provider, sdk) = try startStack(requestTimeout: 300)
+            defer { server.stop() }
+            let singles = await withTaskGroup(of: (Int, TokenizeResult).self) { group in
+                for index in 0..<1000 { group.addTask { (index, await sdk.tokenize("user\(index)@example.com")) } }
+                return await group.reduce(into: [(Int, TokenizeResult)]()) { $0.append($1) }
+            }
+            #expect(singles.count == 1000)
+            for (index, result) in singles {
+                #expect(result.isSuccess && result.newlyCreated)
+                #expect(result.token == server.vault.token(for: "user\(index)@example.com"))
+            }
+            #expect(provider.fetches == 1)
+
+            let batches = await withTaskGroup(of: (Int, BatchTokenizeResult).self) { group in
+                for batch in 0..<50 {
+                    group.addTask { (batch, await sdk.batchTokenize((0..<1000).map { "b\(batch)-\($0)" })) }
+                }
+                return await group.reduce(into: [(Int, BatchTokenizeResult)]()) { $0.append($1) }
+            }
+            #expect(batches.count == 50)
+            for (batch, result) in batches {
+                #expect(result.isSuccess && result.results.count == 1000)
+                #expect(result.summary?.newlyCreatedCount == 1000)
+                for (offset, item) in result.results.enumerated() {
+                    #expect(item.originalValue == "b\(batch)-\(offset)")
+                    #expect(item.token == server.vault.token(for: item.originalValue))
+                }
+            }
+            #expect(server.vault.count == 51_000)
+        }
+    }
+
+    @Test func tokensSurviveAServerRestart() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let path = NSTemporaryDirectory() + "zeropii-integration-\(UUID().uuidString).db"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            var (server, _, sdk) = try startStack(dataFile: path)
+            let before = await sdk.batchTokenize(["kept@example.com", "555-0100"])
+            #expect(before.isSuccess)
+            server.stop()
+
+            (server, _, sdk) = try startStack(dataFile: path)
+            defer { server.stop() }
+            let after = await sdk.batchTokenize(["kept@example.com", "555-0100"])
+            #expect(after.results.map(\.token) == before.results.map(\.token))
+            #expect(after.results.allSatisfy { $0.exists && !$0.newlyCreated })
+        }
+    }
 }
 
 /// Hostile values through the SDK against the real server: each gives a clear result,
@@ -173,8 +183,10 @@ struct HostileValuesTests {
 
             // One character from every Unicode plane in use, and scalars around the
             // surrogate range (Swift strings cannot hold lone surrogates).
-            let exotic = ["\u{7F}\u{80}", "\u{FFFD}", "\u{D7FF}\u{E000}", "𐍈 plane 1", "𠜎 plane 2", "\u{30000} plane 3",
-                          "\u{E0041} plane 14", "\u{F0000} plane 15", "\u{10FFFD} plane 16", "a\u{0}b", "👩‍👩‍👧 ZWJ"]
+            let exotic = [
+                "\u{7F}\u{80}", "\u{FFFD}", "\u{D7FF}\u{E000}", "𐍈 plane 1", "𠜎 plane 2", "\u{30000} plane 3",
+                "\u{E0041} plane 14", "\u{F0000} plane 15", "\u{10FFFD} plane 16", "a\u{0}b", "👩‍👩‍👧 ZWJ",
+            ]
             let batch = await sdk.batchTokenize(exotic)
             #expect(batch.isSuccess)
             for item in batch.results {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -89,7 +90,10 @@ struct TokenizeAgainstAnotherProcessTests {
 
         let client = Process()
         client.executableURL = CommandLineTool.executable
-        client.arguments = ["tokenize", "--api-url", String(address), "--token-url", String(address) + "oauth/token", "--client-id", "cli-test", "alice@example.com", "42"]
+        client.arguments = [
+            "tokenize", "--api-url", String(address), "--token-url", String(address) + "oauth/token", "--client-id", "cli-test", "alice@example.com",
+            "42",
+        ]
         client.environment = ProcessInfo.processInfo.environment.merging(["ZEROPII_CLIENT_SECRET": "cli-secret"]) { $1 }
         let output = Pipe()
         client.standardOutput = output
@@ -106,7 +110,9 @@ struct TokenizeAgainstAnotherProcessTests {
         // Wrong credentials: the provider fails, every value fails, exit status 1.
         let refused = Process()
         refused.executableURL = CommandLineTool.executable
-        refused.arguments = ["tokenize", "--api-url", String(address), "--token-url", String(address) + "oauth/token", "--client-id", "cli-test", "x"]
+        refused.arguments = [
+            "tokenize", "--api-url", String(address), "--token-url", String(address) + "oauth/token", "--client-id", "cli-test", "x",
+        ]
         refused.environment = ProcessInfo.processInfo.environment.merging(["ZEROPII_CLIENT_SECRET": "wrong"]) { $1 }
         refused.standardOutput = FileHandle.nullDevice
         refused.standardError = FileHandle.nullDevice

@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiCLI
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -47,6 +48,9 @@ enum CSVBenchmark {
         let peakMegabytes = Double(usage.ru_maxrss) / 1_048_576
         #endif
         print("CSV tokenization, \(rows) rows, 3 columns, 2 tokenized, embedded server, fresh vault")
-        print(String(format: "  exit status %d, %.1f s, %.0f rows/s, %.0f values/s, peak RSS %.0f MB", status, elapsed, Double(rows) / elapsed, 2 * Double(rows) / elapsed, peakMegabytes))
+        print(
+            String(
+                format: "  exit status %d, %.1f s, %.0f rows/s, %.0f values/s, peak RSS %.0f MB", status, elapsed, Double(rows) / elapsed,
+                2 * Double(rows) / elapsed, peakMegabytes))
     }
 }

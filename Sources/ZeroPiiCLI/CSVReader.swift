@@ -158,7 +158,10 @@ struct CSVReader {
                     index += 1
                 }
                 if index >= buffer.count && !atEnd { return .needMore }
-                fields.append(Field(range: (fieldStart - start)..<(index - start), value: String(decoding: buffer[fieldStart..<index], as: UTF8.self), isQuoted: false))
+                fields.append(
+                    Field(
+                        range: (fieldStart - start)..<(index - start), value: String(decoding: buffer[fieldStart..<index], as: UTF8.self),
+                        isQuoted: false))
             }
             // After a field: a comma, a line ending, or the end of the input.
             if index >= buffer.count {

@@ -89,11 +89,15 @@ struct CSVTokenizer {
         var consecutiveNetworkFailures = 0
 
         func finish(_ batch: Batch, _ result: BatchTokenizeResult) {
-            let networkFailure = !result.isSuccess && result.httpStatusCode == nil
+            let networkFailure =
+                !result.isSuccess && result.httpStatusCode == nil
                 && result.errorMessage?.hasPrefix("the network request failed") == true
             consecutiveNetworkFailures = networkFailure ? consecutiveNetworkFailures + 1 : 0
             guard result.isSuccess else {
-                FileHandle.standardError.write(Data("zeropii: rows on lines \(batch.records.first!.line) to \(batch.records.last!.line) could not be tokenized: \(result.errorMessage ?? "unknown error")\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "zeropii: rows on lines \(batch.records.first!.line) to \(batch.records.last!.line) could not be tokenized: \(result.errorMessage ?? "unknown error")\n"
+                            .utf8))
                 counters.failedLines.append(contentsOf: batch.records.map(\.line))
                 return
             }
@@ -145,7 +149,8 @@ struct CSVTokenizer {
             case .record(let record):
                 bytesRead += record.bytes.count
                 guard let indexes = Self.valueIndexes(record, columns: columnIndexes) else {
-                    FileHandle.standardError.write(Data("zeropii: line \(record.line) has too few fields or a value over 4096 bytes; the row was left out\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("zeropii: line \(record.line) has too few fields or a value over 4096 bytes; the row was left out\n".utf8))
                     counters.failedLines.append(record.line)
                     if options.strict {
                         stopped = true
@@ -174,11 +179,13 @@ struct CSVTokenizer {
         let elapsed = Date().timeIntervalSince(started)
         if !options.quiet {
             let rate = elapsed > 0 ? Double(counters.rows) / elapsed : 0
-            FileHandle.standardError.write(Data(String(
-                format: "zeropii: %d rows, %d values (%d new tokens, %d existing), %d retries, %d rows failed, %.1f s (%.0f rows/s)\n",
-                counters.rows, counters.values, counters.created, counters.existing, retries.retries,
-                counters.failedLines.count, elapsed, rate
-            ).utf8))
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format: "zeropii: %d rows, %d values (%d new tokens, %d existing), %d retries, %d rows failed, %.1f s (%.0f rows/s)\n",
+                        counters.rows, counters.values, counters.created, counters.existing, retries.retries,
+                        counters.failedLines.count, elapsed, rate
+                    ).utf8))
         }
         if let line = unreachableFromLine {
             FileHandle.standardError.write(Data("zeropii: the server stopped answering; lines \(line) to the end were not sent\n".utf8))

@@ -58,7 +58,9 @@ enum DemoCommand {
             }
             let batch = await sdk.batchTokenize(["bob@example.com", "+1 (555) 010-2345", "carol@example.com"])
             if let summary = batch.summary {
-                print("  batch of 3                     → processed \(summary.processedCount), new \(summary.newlyCreatedCount), existing \(summary.existingCount)")
+                print(
+                    "  batch of 3                     → processed \(summary.processedCount), new \(summary.newlyCreatedCount), existing \(summary.existingCount)"
+                )
                 for item in batch.results {
                     print("      \(item.originalValue.padding(toLength: 22, withPad: " ", startingAt: 0)) → \(item.token)")
                 }
@@ -75,10 +77,14 @@ enum DemoCommand {
             if let json = try? JSONSerialization.jsonObject(with: exchange.request.body) as? [String: Any] {
                 for key in ["v", "rid", "ts", "salt", "iv", "ct"] {
                     let value = "\(json[key] ?? "-")"
-                    print("  \(key.padding(toLength: 5, withPad: " ", startingAt: 0)) \(value.count > 60 ? String(value.prefix(60)) + "… (\(value.count) chars)" : value)")
+                    print(
+                        "  \(key.padding(toLength: 5, withPad: " ", startingAt: 0)) \(value.count > 60 ? String(value.prefix(60)) + "… (\(value.count) chars)" : value)"
+                    )
                 }
             }
-            print("  response: HTTP \(exchange.response.statusCode), X-ZeroPii-Encryption: \(exchange.response.header("X-ZeroPii-Encryption") ?? "-"), \(exchange.response.body.count) bytes of envelope")
+            print(
+                "  response: HTTP \(exchange.response.statusCode), X-ZeroPii-Encryption: \(exchange.response.header("X-ZeroPii-Encryption") ?? "-"), \(exchange.response.body.count) bytes of envelope"
+            )
         }
         return 0
     }

@@ -74,7 +74,8 @@ enum ServeCommand {
             FileHandle.standardError.write(Data("zeropii: dropped a torn last record (\(server.vault.droppedBytes) bytes) from the data file\n".utf8))
         }
         // Written unbuffered, so a script reading the port sees it at once.
-        FileHandle.standardOutput.write(Data("zeropii mock server listening on \(server.baseURL.absoluteString) (\(server.vault.count) values in the vault)\n".utf8))
+        FileHandle.standardOutput.write(
+            Data("zeropii mock server listening on \(server.baseURL.absoluteString) (\(server.vault.count) values in the vault)\n".utf8))
 
         let stopped = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []

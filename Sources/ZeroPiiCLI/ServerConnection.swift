@@ -1,6 +1,7 @@
 import Foundation
 import ZeroPiiMockServer
 import ZeroPiiSDK
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -49,7 +50,8 @@ struct ServerConnection {
             } else {
                 throw SetupError.usage("--api-url needs --access-token TOKEN, or --token-url URL with --client-id ID")
             }
-            let sdk = ZeroPiiSDK.initialize(tokenProvider: provider, apiUrl: apiURL, logLevel: .off, retryPolicy: retries, configuration: configuration)
+            let sdk = ZeroPiiSDK.initialize(
+                tokenProvider: provider, apiUrl: apiURL, logLevel: .off, retryPolicy: retries, configuration: configuration)
             return ServerConnection(sdk: sdk, embeddedServer: nil, retries: retries)
         }
         if options.accessToken != nil || options.tokenURL != nil || options.clientID != nil {
@@ -58,7 +60,8 @@ struct ServerConnection {
 
         // $HOME first: it is what users and CI set; Foundation's home lookup on Linux
         // reads the password database instead.
-        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let home =
+            ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.path
         let directory = options.dataDirectory ?? (home + "/.zeropii")
         do {
@@ -75,7 +78,10 @@ struct ServerConnection {
             throw SetupError.failed("the embedded server could not start: \(error)")
         }
         if announce {
-            FileHandle.standardError.write(Data("zeropii: no --api-url given; using the embedded mock server at \(server.baseURL.absoluteString) with its vault in \(directory)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "zeropii: no --api-url given; using the embedded mock server at \(server.baseURL.absoluteString) with its vault in \(directory)\n"
+                        .utf8))
         }
         let provider = EmbeddedServerTokenProvider(server: server)
         let sdk = ZeroPiiSDK.initialize(

@@ -58,7 +58,10 @@ enum TokenizeCommand {
             if result.isSuccess {
                 print(result.results.map(\.token).joined(separator: "\n"))
             } else {
-                FileHandle.standardError.write(Data("zeropii: values \(offset + 1) to \(offset + chunk.count) could not be tokenized: \(result.errorMessage ?? "unknown error")\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "zeropii: values \(offset + 1) to \(offset + chunk.count) could not be tokenized: \(result.errorMessage ?? "unknown error")\n"
+                            .utf8))
                 status = 1
             }
             offset += chunk.count

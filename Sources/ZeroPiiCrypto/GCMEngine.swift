@@ -167,7 +167,8 @@ struct GCMEngine {
                     for index in 0..<(4 * blocksPerBatch) { words[index] = words[index].littleEndian }
                     let keystream = UnsafeRawPointer(words)
                     for index in 0..<chunk {
-                        let byte = input.load(fromByteOffset: offset &+ index, as: UInt8.self)
+                        let byte =
+                            input.load(fromByteOffset: offset &+ index, as: UInt8.self)
                             ^ keystream.load(fromByteOffset: index, as: UInt8.self)
                         output.storeBytes(of: byte, toByteOffset: offset &+ index, as: UInt8.self)
                     }

@@ -57,7 +57,8 @@ struct FormatPreservingCipher: Sendable {
             }
         }
         guard !symbols.isEmpty else { return value }
-        let permuted = symbols.count == 1
+        let permuted =
+            symbols.count == 1
             ? [shuffle(symbols[0], radix: radices[0], format: format)]
             : feistel(symbols, radices: radices, format: format)
         for (offset, position) in positions.enumerated() {

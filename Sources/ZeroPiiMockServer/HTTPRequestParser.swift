@@ -105,11 +105,12 @@ struct HTTPRequestParser {
         let pathEnd = target.firstIndex(of: "?") ?? target.endIndex
         let connection = headers.first { $0.name == "connection" }?.value.lowercased() ?? ""
         lastKeepAlive = version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
-        return .request(ServerRequest(
-            method: method, path: String(target[..<pathEnd]),
-            query: pathEnd == target.endIndex ? "" : String(target[target.index(after: pathEnd)...]),
-            headers: headers, body: body
-        ))
+        return .request(
+            ServerRequest(
+                method: method, path: String(target[..<pathEnd]),
+                query: pathEnd == target.endIndex ? "" : String(target[target.index(after: pathEnd)...]),
+                headers: headers, body: body
+            ))
     }
 
     /// The index of the `\r\n\r\n` that ends the head, if it has arrived.

@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiModels
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -91,7 +92,8 @@ public final class HTTPServer: @unchecked Sendable {
                 return true
             }
             guard admitted else {
-                _ = SocketIO.write(connection, Self.serialize(Self.errorResponse(503, "too_many_connections", "the server is at its connection limit"), close: true))
+                _ = SocketIO.write(
+                    connection, Self.serialize(Self.errorResponse(503, "too_many_connections", "the server is at its connection limit"), close: true))
                 close(connection)
                 continue
             }
@@ -134,7 +136,9 @@ public final class HTTPServer: @unchecked Sendable {
                         return
                     case .timedOut:
                         if parser.hasBufferedBytes {
-                            _ = SocketIO.write(connection, Self.serialize(Self.errorResponse(408, "request_timeout", "the request took too long to arrive"), close: true))
+                            _ = SocketIO.write(
+                                connection,
+                                Self.serialize(Self.errorResponse(408, "request_timeout", "the request took too long to arrive"), close: true))
                         }
                         return
                     }

@@ -39,7 +39,8 @@ enum ResponseJSON {
             if item.exists { existing += 1 }
             if item.newlyCreated { created += 1 }
         }
-        out.append(contentsOf: "],\"summary\":{\"processedCount\":\(items.count),\"existingCount\":\(existing),\"newlyCreatedCount\":\(created)}}".utf8)
+        out.append(
+            contentsOf: "],\"summary\":{\"processedCount\":\(items.count),\"existingCount\":\(existing),\"newlyCreatedCount\":\(created)}}".utf8)
         return Data(out)
     }
 
@@ -61,7 +62,9 @@ enum ResponseJSON {
             case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                out.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ])
             default: out.append(byte)
             }
         }

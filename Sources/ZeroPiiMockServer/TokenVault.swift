@@ -43,8 +43,10 @@ public final class TokenVault: @unchecked Sendable {
 
     private init(key: Data, file: VaultFile?, fingerprints: [Fingerprint], droppedBytes: Int) throws {
         let master = SymmetricKey(data: key)
-        cipher = FormatPreservingCipher(key: try HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("zeropii-mock tokens".utf8), outputByteCount: 32))
-        fingerprintKey = HMAC<SHA256>(key: try HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("zeropii-mock fingerprints".utf8), outputByteCount: 32))
+        cipher = FormatPreservingCipher(
+            key: try HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("zeropii-mock tokens".utf8), outputByteCount: 32))
+        fingerprintKey = HMAC<SHA256>(
+            key: try HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("zeropii-mock fingerprints".utf8), outputByteCount: 32))
         seen = Set(fingerprints)
         self.file = file
         self.droppedBytes = droppedBytes

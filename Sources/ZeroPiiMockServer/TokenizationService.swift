@@ -170,14 +170,17 @@ final class TokenizationService: Sendable {
         }
         let now = configuration.now()
         guard abs(Double(wire.ts) - now.timeIntervalSince1970) <= Self.stalenessWindow else {
-            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "stale_request", "the request time is more than 300 s from the server's")))
+            return .failure(
+                EnvelopeRejection(HTTPServer.errorResponse(400, "stale_request", "the request time is more than 300 s from the server's")))
         }
         guard !replays.contains(wire.rid, now: now) else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(409, "replayed_request", "this request id was already used")))
         }
-        guard let envelope = try? PayloadEnvelope(
-            accessToken: accessToken, operation: operation, requestID: wire.rid, timestamp: wire.ts, salt: salt
-        ), let plaintext = try? envelope.openRequest(SealedPayload(iv: iv, ciphertext: ciphertext)) else {
+        guard
+            let envelope = try? PayloadEnvelope(
+                accessToken: accessToken, operation: operation, requestID: wire.rid, timestamp: wire.ts, salt: salt
+            ), let plaintext = try? envelope.openRequest(SealedPayload(iv: iv, ciphertext: ciphertext))
+        else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(419, "decryption_failed", "the request could not be decrypted")))
         }
         replays.insert(wire.rid, now: now)

@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiCrypto
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

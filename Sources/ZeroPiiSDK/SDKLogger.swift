@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(os)
 import os
 #endif

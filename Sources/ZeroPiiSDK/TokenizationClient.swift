@@ -1,4 +1,5 @@
 import Foundation
+
 // Each of these is a module of its own under Swift Package Manager; CocoaPods compiles
 // every subspec into the one CleverTapZeroPiiSDK module, where they do not exist.
 #if canImport(ZeroPiiAuth)
@@ -236,7 +237,8 @@ final class TokenizationClient: Sendable {
             headers["X-ZeroPii-Encryption"] = PayloadEnvelope.headerValue
             envelope = sealer
         }
-        logger.debug("\(operation.label): attempt \(number + 1), request \(requestID), \(wireBody.count) bytes\(encryptsPayloads ? " (encrypted)" : "")")
+        logger.debug(
+            "\(operation.label): attempt \(number + 1), request \(requestID), \(wireBody.count) bytes\(encryptsPayloads ? " (encrypted)" : "")")
         let request = HTTPRequest(method: "POST", url: url, headers: headers, body: wireBody, timeout: requestTimeout)
         let response = try await transport.send(request)
         logger.debug("\(operation.label): request \(requestID) answered HTTP \(response.statusCode), \(response.body.count) bytes")

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+
 // Each of these is a module of its own under Swift Package Manager; CocoaPods compiles
 // every subspec into the one CleverTapZeroPiiSDK module, where they do not exist.
 #if canImport(ZeroPiiAuth)

@@ -1,4 +1,5 @@
 import Foundation
+
 // A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
 #if canImport(ZeroPiiTransport)
 import ZeroPiiTransport

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZeroPiiCLI
 
 struct CSVReaderTests {
@@ -28,9 +29,10 @@ struct CSVReaderTests {
         let items = Self.read(text, chunkSize: chunkSize)
         let records = Self.records(items)
         #expect(records.count == 4)
-        #expect(records.map { $0.fields.map(\.value) } == [
-            ["a", "b", "c"], ["x, y", "say \"hi\"", "two\r\nlines"], ["plain", "", "end"], ["last", "row", "here"],
-        ])
+        #expect(
+            records.map { $0.fields.map(\.value) } == [
+                ["a", "b", "c"], ["x, y", "say \"hi\"", "two\r\nlines"], ["plain", "", "end"], ["last", "row", "here"],
+            ])
         #expect(records.map(\.line) == [1, 2, 4, 5])
         #expect(records[1].fields.map(\.isQuoted) == [true, true, true])
         // The bytes of every record put back together are the input, byte for byte.

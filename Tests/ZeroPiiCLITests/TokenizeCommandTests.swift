@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZeroPiiTestSupport
+
 @testable import ZeroPiiCLI
 
 struct TokenizeCommandParsingTests {
@@ -16,10 +17,12 @@ struct TokenizeCommandParsingTests {
     }
 
     @Test func optionsAreRead() {
-        guard case .options(let options) = TokenizeCommand.parse([
-            "--csv", "-", "--columns", "email,phone", "--output", "out.csv", "--strict", "--concurrency", "8", "--quiet",
-            "--api-url", "https://x.test", "--access-token", "t",
-        ]) else {
+        guard
+            case .options(let options) = TokenizeCommand.parse([
+                "--csv", "-", "--columns", "email,phone", "--output", "out.csv", "--strict", "--concurrency", "8", "--quiet",
+                "--api-url", "https://x.test", "--access-token", "t",
+            ])
+        else {
             Issue.record("expected options")
             return
         }
@@ -43,9 +46,13 @@ struct TokenizeCommandRunTests {
         try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
             let directory = Self.temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let input = "id,email,phone,note\r\n1,alice@example.com,+1 (555) 010-2345,\"hello, \"\"world\"\"\"\r\n2,\"bob@example.com\",555-0100,plain\r\n3,,,\"multi\nline\"\r\n"
+            let input =
+                "id,email,phone,note\r\n1,alice@example.com,+1 (555) 010-2345,\"hello, \"\"world\"\"\"\r\n2,\"bob@example.com\",555-0100,plain\r\n3,,,\"multi\nline\"\r\n"
             try input.write(toFile: directory + "/in.csv", atomically: true, encoding: .utf8)
-            let arguments = ["--data-dir", directory + "/data", "--quiet", "--csv", directory + "/in.csv", "--columns", "email,phone", "--output", directory + "/out.csv"]
+            let arguments = [
+                "--data-dir", directory + "/data", "--quiet", "--csv", directory + "/in.csv", "--columns", "email,phone", "--output",
+                directory + "/out.csv",
+            ]
             let status = await TokenizeCommand.run(arguments)
             #expect(status == 0)
             let output = try String(contentsOfFile: directory + "/out.csv", encoding: .utf8)
@@ -78,7 +85,8 @@ struct TokenizeCommandRunTests {
             #expect(await TokenizeCommand.run(base + ["--strict", "--output", directory + "/strict.csv"]) == 1)
             let strictRows = try String(contentsOfFile: directory + "/strict.csv", encoding: .utf8).split(separator: "\n")
             #expect(strictRows.count == 2)
-            #expect(await TokenizeCommand.run(["--data-dir", directory + "/data", "--quiet", "--csv", directory + "/in.csv", "--columns", "nope"]) == 2)
+            #expect(
+                await TokenizeCommand.run(["--data-dir", directory + "/data", "--quiet", "--csv", directory + "/in.csv", "--columns", "nope"]) == 2)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZeroPiiCrypto
 
 /// The internal building blocks against independent references: the bitsliced S-box
@@ -126,7 +127,9 @@ struct AESCoreTests {
         #expect(throws: CryptoError.incorrectParameterSize) {
             try nonce.withUnsafeBytes { nonceBytes in
                 try tag.withUnsafeMutableBytes { tagBytes in
-                    try engine.seal(nonce: nonceBytes, text: oversized, associatedData: UnsafeRawBufferPointer(start: nil, count: 0), output: nil, tag: tagBytes.baseAddress!)
+                    try engine.seal(
+                        nonce: nonceBytes, text: oversized, associatedData: UnsafeRawBufferPointer(start: nil, count: 0), output: nil,
+                        tag: tagBytes.baseAddress!)
                 }
             }
         }

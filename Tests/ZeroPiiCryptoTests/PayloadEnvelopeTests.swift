@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZeroPiiCrypto
 
 struct PayloadEnvelopeTests {
@@ -7,7 +8,9 @@ struct PayloadEnvelopeTests {
     static let requestID = "3f2b8c1e-7d4a-4e9b-a1c2-5d6e7f8a9b0c"
     static let salt = Data((0..<32).map { UInt8($0) })
 
-    static func envelope(token: String = token, operation: String = "tokenize/batch", requestID: String = requestID, timestamp: Int64 = 1_764_489_600) throws -> PayloadEnvelope {
+    static func envelope(
+        token: String = token, operation: String = "tokenize/batch", requestID: String = requestID, timestamp: Int64 = 1_764_489_600
+    ) throws -> PayloadEnvelope {
         try PayloadEnvelope(accessToken: token, operation: operation, requestID: requestID, timestamp: timestamp, salt: salt)
     }
 
@@ -17,10 +20,14 @@ struct PayloadEnvelopeTests {
         let envelope = try Self.envelope()
         let requestBody = Data(#"{"values":["alice@example.com","42"]}"#.utf8)
         let request = try envelope.seal(requestBody, direction: .request, iv: AES.GCM.Nonce(data: (0..<12).map { 0xA0 + UInt8($0) }))
-        #expect(request.ciphertext.hex == "330c77cb7826ae780292fa8b3f0e8a5776827555f4e8d4f641dc4434be719dda80b3fa4ecf9720d4eeee99cd2988e3296c8a97803e")
+        #expect(
+            request.ciphertext.hex == "330c77cb7826ae780292fa8b3f0e8a5776827555f4e8d4f641dc4434be719dda80b3fa4ecf9720d4eeee99cd2988e3296c8a97803e")
         let responseBody = Data(#"{"results":[],"summary":{"processedCount":0,"existingCount":0,"newlyCreatedCount":0}}"#.utf8)
         let response = try envelope.seal(responseBody, direction: .response, iv: AES.GCM.Nonce(data: (0..<12).map { 0xB0 + UInt8($0) }))
-        #expect(response.ciphertext.hex == "6ac72d65103bfc806c7a1e630980f6a1dec6616321cf0cb891ab0c03efe45f9a1e34c03189da31bed312ecfafdd231f9e5d26adc52e294db8cff99c140c5566b21e1c1af384f3773dfcfd28289cf7900d1c58e435f10abe6838b1b0a7ca14411c33f84f94e")
+        #expect(
+            response.ciphertext.hex
+                == "6ac72d65103bfc806c7a1e630980f6a1dec6616321cf0cb891ab0c03efe45f9a1e34c03189da31bed312ecfafdd231f9e5d26adc52e294db8cff99c140c5566b21e1c1af384f3773dfcfd28289cf7900d1c58e435f10abe6838b1b0a7ca14411c33f84f94e"
+        )
         #expect(try envelope.openRequest(request) == requestBody)
         #expect(try envelope.openResponse(response) == responseBody)
         #expect(envelope.requestAssociatedData == Data("zeropii/v1|request|tokenize/batch|\(Self.requestID)|1764489600".utf8))
@@ -32,7 +39,8 @@ struct PayloadEnvelopeTests {
         #expect(client.salt.count == 32)
         let sealed = try client.sealRequest(Data(#"{"value":"alice@example.com"}"#.utf8))
         #expect(sealed.iv.count == 12)
-        let server = try PayloadEnvelope(accessToken: Self.token, operation: "tokenize", requestID: Self.requestID, timestamp: 1_700_000_000, salt: client.salt)
+        let server = try PayloadEnvelope(
+            accessToken: Self.token, operation: "tokenize", requestID: Self.requestID, timestamp: 1_700_000_000, salt: client.salt)
         #expect(try server.openRequest(sealed) == Data(#"{"value":"alice@example.com"}"#.utf8))
         let reply = try server.sealResponse(Data(#"{"token":"x"}"#.utf8))
         #expect(try client.openResponse(reply) == Data(#"{"token":"x"}"#.utf8))
@@ -71,9 +79,15 @@ struct PayloadEnvelopeTests {
 
     @Test func malformedPayloadsAreRejected() throws {
         let envelope = try Self.envelope()
-        #expect(throws: CryptoError.incorrectParameterSize) { try envelope.openResponse(SealedPayload(iv: Data(count: 11), ciphertext: Data(count: 32))) }
-        #expect(throws: CryptoError.incorrectParameterSize) { try envelope.openResponse(SealedPayload(iv: Data(count: 12), ciphertext: Data(count: 15))) }
-        #expect(throws: CryptoError.authenticationFailure) { try envelope.openResponse(SealedPayload(iv: Data(count: 12), ciphertext: Data(count: 16))) }
+        #expect(throws: CryptoError.incorrectParameterSize) {
+            try envelope.openResponse(SealedPayload(iv: Data(count: 11), ciphertext: Data(count: 32)))
+        }
+        #expect(throws: CryptoError.incorrectParameterSize) {
+            try envelope.openResponse(SealedPayload(iv: Data(count: 12), ciphertext: Data(count: 15)))
+        }
+        #expect(throws: CryptoError.authenticationFailure) {
+            try envelope.openResponse(SealedPayload(iv: Data(count: 12), ciphertext: Data(count: 16)))
+        }
         #expect(throws: CryptoError.incorrectParameterSize) {
             try PayloadEnvelope(accessToken: Self.token, operation: "tokenize", requestID: "r", timestamp: 0, salt: Data(count: 31))
         }

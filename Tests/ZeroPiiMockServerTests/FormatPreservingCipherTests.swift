@@ -1,20 +1,22 @@
 import Foundation
 import Testing
 import ZeroPiiCrypto
+
 @testable import ZeroPiiMockServer
 
 struct FormatPreservingCipherTests {
     let cipher = FormatPreservingCipher(key: SymmetricKey(data: [UInt8](repeating: 7, count: 32)))
 
     static func shape(_ text: String) -> String {
-        String(text.unicodeScalars.map { scalar -> Character in
-            switch scalar.value {
-            case 0x30...0x39: return "9"
-            case 0x61...0x7A: return "a"
-            case 0x41...0x5A: return "A"
-            default: return Character(scalar)
-            }
-        })
+        String(
+            text.unicodeScalars.map { scalar -> Character in
+                switch scalar.value {
+                case 0x30...0x39: return "9"
+                case 0x61...0x7A: return "a"
+                case 0x41...0x5A: return "A"
+                default: return Character(scalar)
+                }
+            })
     }
 
     @Test(arguments: ["alice@example.com", "+1 (555) 010-2345", "AB-1234-xy", "Zürich 8001", "日本 42", "x", "7", "--", "", "a b\tc\nd"])

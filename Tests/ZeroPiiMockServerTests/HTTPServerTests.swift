@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZeroPiiMockServer
 
 /// Hostile and edge-case HTTP input: each gets the right status or a closed connection,

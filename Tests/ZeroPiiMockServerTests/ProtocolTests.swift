@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZeroPiiCrypto
 import ZeroPiiModels
+
 @testable import ZeroPiiMockServer
 
 /// A server clock the test moves.
@@ -35,15 +36,19 @@ struct ProtocolTests {
     }
 
     /// Sends an encrypted tokenize request; returns the response and the client's envelope.
-    func sealed(value: String, token: String, sealWith sealToken: String? = nil, timestamp: Int64? = nil, requestID: String = UUID().uuidString.lowercased()) throws -> (ServerResponse?, PayloadEnvelope, Data) {
+    func sealed(
+        value: String, token: String, sealWith sealToken: String? = nil, timestamp: Int64? = nil, requestID: String = UUID().uuidString.lowercased()
+    ) throws -> (ServerResponse?, PayloadEnvelope, Data) {
         let ts = timestamp ?? Int64(Date().timeIntervalSince1970)
         let envelope = PayloadEnvelope(accessToken: sealToken ?? token, operation: "tokenize", requestID: requestID, timestamp: ts)
         let payload = try envelope.sealRequest(try JSONEncoder().encode(WireBodies.TokenizeRequest(value: value)))
-        let body = try JSONEncoder().encode(WireBodies.EnvelopeRequest(
-            v: 1, rid: requestID, ts: ts, salt: envelope.salt.base64EncodedString(),
-            iv: payload.iv.base64EncodedString(), ct: payload.ciphertext.base64EncodedString()
-        ))
-        let response = respond("POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer \(token)"), ("X-ZeroPii-Encryption", "v1")], body: body)
+        let body = try JSONEncoder().encode(
+            WireBodies.EnvelopeRequest(
+                v: 1, rid: requestID, ts: ts, salt: envelope.salt.base64EncodedString(),
+                iv: payload.iv.base64EncodedString(), ct: payload.ciphertext.base64EncodedString()
+            ))
+        let response = respond(
+            "POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer \(token)"), ("X-ZeroPii-Encryption", "v1")], body: body)
         return (response, envelope, body)
     }
 
@@ -55,14 +60,20 @@ struct ProtocolTests {
     }
 
     @Test func tokenEndpointIssuesVerifiableTokens() throws {
-        let ok = try #require(respond("POST", "/oauth/token", body: Data("grant_type=client_credentials&client_id=zeropii-demo&client_secret=zeropii-demo-secret".utf8)))
+        let ok = try #require(
+            respond("POST", "/oauth/token", body: Data("grant_type=client_credentials&client_id=zeropii-demo&client_secret=zeropii-demo-secret".utf8))
+        )
         #expect(ok.status == 200)
         let json = try #require(try JSONSerialization.jsonObject(with: ok.body) as? [String: Any])
         #expect(json["token_type"] as? String == "Bearer" && json["expires_in"] as? Int == 60)
         let token = try #require(json["access_token"] as? String)
         #expect(service.issuer.isValid(token))
-        #expect(respond("POST", "/oauth/token", body: Data("grant_type=client_credentials&client_id=zeropii-demo&client_secret=wrong".utf8))?.status == 401)
-        #expect(respond("POST", "/oauth/token", body: Data("grant_type=password&client_id=zeropii-demo&client_secret=zeropii-demo-secret".utf8))?.status == 400)
+        #expect(
+            respond("POST", "/oauth/token", body: Data("grant_type=client_credentials&client_id=zeropii-demo&client_secret=wrong".utf8))?.status
+                == 401)
+        #expect(
+            respond("POST", "/oauth/token", body: Data("grant_type=password&client_id=zeropii-demo&client_secret=zeropii-demo-secret".utf8))?.status
+                == 400)
         #expect(!service.issuer.isValid(token + "x"))
         #expect(!service.issuer.isValid("zpt_forged.token"))
     }
@@ -85,7 +96,8 @@ struct ProtocolTests {
         configuration.allowAnyToken = true
         let open = TokenizationService(configuration: configuration, vault: TokenVault())
         let body = try JSONEncoder().encode(WireBodies.TokenizeRequest(value: "v"))
-        let request = ServerRequest(method: "POST", path: "/ct-vault/api/v2/tokenize", query: "", headers: [("authorization", "Bearer anything")], body: body)
+        let request = ServerRequest(
+            method: "POST", path: "/ct-vault/api/v2/tokenize", query: "", headers: [("authorization", "Bearer anything")], body: body)
         guard case .respond(let response) = open.handle(request) else { Issue.record("no response"); return }
         #expect(response.status == 200)
         let empty = ServerRequest(method: "POST", path: "/ct-vault/api/v2/tokenize", query: "", headers: [("authorization", "Bearer ")], body: body)
@@ -102,7 +114,8 @@ struct ProtocolTests {
         #expect(decoded.newlyCreated && decoded.token.count == "alice@example.com".count && decoded.dataType == "string")
 
         // The same request again is a replay.
-        let replay = respond("POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer \(token)"), ("X-ZeroPii-Encryption", "v1")], body: body)
+        let replay = respond(
+            "POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer \(token)"), ("X-ZeroPii-Encryption", "v1")], body: body)
         #expect(replay?.status == 409 && errorCode(replay) == "replayed_request")
 
         let stale = try sealed(value: "v", token: token, timestamp: Int64(Date().timeIntervalSince1970) - 301).0
@@ -118,7 +131,9 @@ struct ProtocolTests {
         let good = try sealed(value: "v", token: token).2
         var object = try #require(try JSONSerialization.jsonObject(with: good) as? [String: Any])
         var variants: [Data] = [Data("not json".utf8), Data("{}".utf8)]
-        for (key, value) in [("v", 2 as Any), ("salt", "c2hvcnQ=" as Any), ("iv", "AAAA" as Any), ("ct", "AAAA" as Any), ("salt", "***" as Any), ("rid", "" as Any)] {
+        for (key, value) in [
+            ("v", 2 as Any), ("salt", "c2hvcnQ=" as Any), ("iv", "AAAA" as Any), ("ct", "AAAA" as Any), ("salt", "***" as Any), ("rid", "" as Any),
+        ] {
             var changed = object
             changed[key] = value
             changed["rid"] = key == "rid" ? "" : UUID().uuidString.lowercased()
@@ -126,10 +141,13 @@ struct ProtocolTests {
         }
         object["rid"] = UUID().uuidString.lowercased()
         for body in variants {
-            let response = respond("POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer \(token)"), ("X-ZeroPii-Encryption", "v1")], body: body)
+            let response = respond(
+                "POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer \(token)"), ("X-ZeroPii-Encryption", "v1")], body: body)
             #expect(response?.status == 400, "\(String(decoding: body, as: UTF8.self))")
         }
-        let wrongVersionHeader = respond("POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer \(token)"), ("X-ZeroPii-Encryption", "v2")], body: try JSONSerialization.data(withJSONObject: object))
+        let wrongVersionHeader = respond(
+            "POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer \(token)"), ("X-ZeroPii-Encryption", "v2")],
+            body: try JSONSerialization.data(withJSONObject: object))
         #expect(wrongVersionHeader?.status == 400)
     }
 
@@ -138,9 +156,15 @@ struct ProtocolTests {
         let secret = "SECRET-VALUE-\(UUID().uuidString)"
         let cases: [(String, Data, String)] = [
             ("/ct-vault/api/v2/tokenize/batch", try JSONEncoder().encode(WireBodies.BatchTokenizeRequest(values: [])), "batch_empty"),
-            ("/ct-vault/api/v2/tokenize/batch", try JSONEncoder().encode(WireBodies.BatchTokenizeRequest(values: Array(repeating: secret, count: 1001))), "batch_too_large"),
+            (
+                "/ct-vault/api/v2/tokenize/batch",
+                try JSONEncoder().encode(WireBodies.BatchTokenizeRequest(values: Array(repeating: secret, count: 1001))), "batch_too_large"
+            ),
             ("/ct-vault/api/v2/tokenize/batch", try JSONEncoder().encode(WireBodies.BatchTokenizeRequest(values: [secret, ""])), "invalid_value"),
-            ("/ct-vault/api/v2/tokenize", try JSONEncoder().encode(WireBodies.TokenizeRequest(value: secret + String(repeating: "x", count: 4096))), "invalid_value"),
+            (
+                "/ct-vault/api/v2/tokenize",
+                try JSONEncoder().encode(WireBodies.TokenizeRequest(value: secret + String(repeating: "x", count: 4096))), "invalid_value"
+            ),
             ("/ct-vault/api/v2/tokenize", Data(#"{"value": 42}"#.utf8), "invalid_json"),
             ("/ct-vault/api/v2/tokenize", Data("{\"nope\": \"\(secret)\"}".utf8), "invalid_json"),
         ]
@@ -153,8 +177,12 @@ struct ProtocolTests {
             #expect(!bodyText.contains(secret))
         }
         let maximal = String(repeating: "é", count: 2048)  // 4096 UTF-8 bytes
-        #expect(respond("POST", "/ct-vault/api/v2/tokenize", headers: auth, body: try JSONEncoder().encode(WireBodies.TokenizeRequest(value: maximal)))?.status == 200)
-        let full = respond("POST", "/ct-vault/api/v2/tokenize/batch", headers: auth, body: try JSONEncoder().encode(WireBodies.BatchTokenizeRequest(values: (0..<1000).map { "v\($0)" })))
+        #expect(
+            respond("POST", "/ct-vault/api/v2/tokenize", headers: auth, body: try JSONEncoder().encode(WireBodies.TokenizeRequest(value: maximal)))?
+                .status == 200)
+        let full = respond(
+            "POST", "/ct-vault/api/v2/tokenize/batch", headers: auth,
+            body: try JSONEncoder().encode(WireBodies.BatchTokenizeRequest(values: (0..<1000).map { "v\($0)" })))
         #expect(full?.status == 200)
     }
 
@@ -168,7 +196,8 @@ struct ProtocolTests {
             let response = respond("POST", "/ct-vault/api/v2/tokenize", headers: auth, body: body)
             #expect(response?.status == 503 && response?.headers.contains { $0.name == "Retry-After" && $0.value == "2" } == true)
         }
-        let request = ServerRequest(method: "POST", path: "/ct-vault/api/v2/tokenize", query: "", headers: [("authorization", "Bearer \(token)")], body: body)
+        let request = ServerRequest(
+            method: "POST", path: "/ct-vault/api/v2/tokenize", query: "", headers: [("authorization", "Bearer \(token)")], body: body)
         guard case .closeWithoutResponse = service.handle(request) else { Issue.record("expected a dropped connection"); return }
         #expect(respond("POST", "/ct-vault/api/v2/tokenize", headers: auth, body: body)?.status == 200)
 
@@ -195,7 +224,8 @@ struct ProtocolTests {
         #expect(json["valuesStored"] as? Int == 0)
 
         let closed = TokenizationService(configuration: MockServerConfiguration(), vault: TokenVault())
-        guard case .respond(let response) = closed.handle(ServerRequest(method: "GET", path: "/__admin/stats", query: "", headers: [], body: Data())) else { return }
+        guard case .respond(let response) = closed.handle(ServerRequest(method: "GET", path: "/__admin/stats", query: "", headers: [], body: Data()))
+        else { return }
         #expect(response.status == 404)
     }
 

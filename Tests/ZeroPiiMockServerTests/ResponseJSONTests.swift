@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZeroPiiModels
+
 @testable import ZeroPiiMockServer
 
 struct ResponseJSONTests {
@@ -8,7 +9,8 @@ struct ResponseJSONTests {
 
     @Test func batchBodiesDecodeWithTheProtocolTypes() throws {
         let items = Self.awkward.enumerated().map { index, value in
-            ResponseJSON.Item(originalValue: value, token: value.uppercased(), exists: index % 2 == 0, newlyCreated: index % 2 == 1, isNumber: value == "42")
+            ResponseJSON.Item(
+                originalValue: value, token: value.uppercased(), exists: index % 2 == 0, newlyCreated: index % 2 == 1, isNumber: value == "42")
         }
         let decoded = try JSONDecoder().decode(WireBodies.BatchTokenizeResponse.self, from: ResponseJSON.batch(items))
         #expect(decoded.results.map(\.originalValue) == Self.awkward)

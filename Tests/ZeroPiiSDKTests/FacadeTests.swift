@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import ZeroPiiTestSupport
+
 @testable import ZeroPiiSDK
 
 /// Tests that go through the shared instance; serialized because `initialize`
@@ -11,7 +12,9 @@ struct FacadeTests {
     static let callbackQueue = DispatchQueue(label: "zeropii.tests.callbacks")
 
     @discardableResult
-    static func initialize(server: InTestServer, provider: AccessTokenProvider = CountingProvider(), log: CapturedLog? = nil, logLevel: ZeroPiiLogLevel = .off) -> ZeroPiiSDK {
+    static func initialize(
+        server: InTestServer, provider: AccessTokenProvider = CountingProvider(), log: CapturedLog? = nil, logLevel: ZeroPiiLogLevel = .off
+    ) -> ZeroPiiSDK {
         var configuration = ZeroPiiConfiguration()
         configuration.transport = server.transport
         configuration.callbackQueue = callbackQueue
@@ -33,137 +36,149 @@ struct FacadeTests {
         }
     }
 
-    @Test func everyCallbackMethodDeliversOnTheConfiguredQueue() async throws { await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        let server = InTestServer()
-        let sdk = Self.initialize(server: server)
-        #expect(ZeroPiiSDK.getInstance() === sdk)
+    @Test func everyCallbackMethodDeliversOnTheConfiguredQueue() async throws {
+        await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let server = InTestServer()
+            let sdk = Self.initialize(server: server)
+            #expect(ZeroPiiSDK.getInstance() === sdk)
 
-        let string = await Self.callback { sdk.tokenizeString("alice@example.com", callback: $0) }
-        let int = await Self.callback { sdk.tokenizeInt(42, callback: $0) }
-        let long = await Self.callback { sdk.tokenizeLong(9_876_543_210, callback: $0) }
-        let float = await Self.callback { sdk.tokenizeFloat(3.14, callback: $0) }
-        let double = await Self.callback { sdk.tokenizeDouble(2.71828, callback: $0) }
-        let bool = await Self.callback { sdk.tokenizeBool(true, callback: $0) }
-        #expect(string.token == InTestServer.token(for: "alice@example.com"))
-        #expect(int.token == InTestServer.token(for: "42") && int.dataType == "number")
-        #expect(long.token == InTestServer.token(for: "9876543210"))
-        #expect(float.token == InTestServer.token(for: "3.14"))
-        #expect(double.token == InTestServer.token(for: "2.71828"))
-        #expect(bool.token == InTestServer.token(for: "true"))
+            let string = await Self.callback { sdk.tokenizeString("alice@example.com", callback: $0) }
+            let int = await Self.callback { sdk.tokenizeInt(42, callback: $0) }
+            let long = await Self.callback { sdk.tokenizeLong(9_876_543_210, callback: $0) }
+            let float = await Self.callback { sdk.tokenizeFloat(3.14, callback: $0) }
+            let double = await Self.callback { sdk.tokenizeDouble(2.71828, callback: $0) }
+            let bool = await Self.callback { sdk.tokenizeBool(true, callback: $0) }
+            #expect(string.token == InTestServer.token(for: "alice@example.com"))
+            #expect(int.token == InTestServer.token(for: "42") && int.dataType == "number")
+            #expect(long.token == InTestServer.token(for: "9876543210"))
+            #expect(float.token == InTestServer.token(for: "3.14"))
+            #expect(double.token == InTestServer.token(for: "2.71828"))
+            #expect(bool.token == InTestServer.token(for: "true"))
 
-        let strings = await Self.callback { sdk.batchTokenizeStringValues(["a", "b"], callback: $0) }
-        let ints = await Self.callback { sdk.batchTokenizeIntValues([1, 2, 3], callback: $0) }
-        let longs = await Self.callback { sdk.batchTokenizeLongValues([10_000_000_000], callback: $0) }
-        let floats = await Self.callback { sdk.batchTokenizeFloatValues([1.1, 2.2], callback: $0) }
-        let doubles = await Self.callback { sdk.batchTokenizeDoubleValues([1.111, 1e7], callback: $0) }
-        let bools = await Self.callback { sdk.batchTokenizeBoolValues([true, false], callback: $0) }
-        #expect(strings.results.map(\.originalValue) == ["a", "b"])
-        #expect(ints.results.map(\.originalValue) == ["1", "2", "3"])
-        #expect(longs.results.map(\.originalValue) == ["10000000000"])
-        #expect(floats.results.map(\.originalValue) == ["1.1", "2.2"])
-        #expect(doubles.results.map(\.originalValue) == ["1.111", "1.0E7"])
-        #expect(bools.results.map(\.originalValue) == ["true", "false"])
-        #expect([strings, ints, longs, floats, doubles, bools].allSatisfy { $0.isSuccess })
-    }}
-
-    @Test func invalidBatchesAndNonFiniteNumbersFailAtOnceWithoutARequest() async throws { await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        let server = InTestServer()
-        let sdk = Self.initialize(server: server)
-        let empty = await Self.callback { sdk.batchTokenizeStringValues([], callback: $0) }
-        let tooMany = await Self.callback { sdk.batchTokenizeIntValues(Array(0...1000), callback: $0) }
-        let nanBatch = await Self.callback { sdk.batchTokenizeDoubleValues([1, .nan], callback: $0) }
-        let infiniteBatch = await Self.callback { sdk.batchTokenizeFloatValues([.infinity], callback: $0) }
-        let nan = await Self.callback { sdk.tokenizeDouble(.nan, callback: $0) }
-        let infinity = await Self.callback { sdk.tokenizeFloat(-.infinity, callback: $0) }
-        for result in [empty, tooMany, nanBatch, infiniteBatch] {
-            #expect(!result.isSuccess && result.httpStatusCode == nil && result.errorMessage != nil)
+            let strings = await Self.callback { sdk.batchTokenizeStringValues(["a", "b"], callback: $0) }
+            let ints = await Self.callback { sdk.batchTokenizeIntValues([1, 2, 3], callback: $0) }
+            let longs = await Self.callback { sdk.batchTokenizeLongValues([10_000_000_000], callback: $0) }
+            let floats = await Self.callback { sdk.batchTokenizeFloatValues([1.1, 2.2], callback: $0) }
+            let doubles = await Self.callback { sdk.batchTokenizeDoubleValues([1.111, 1e7], callback: $0) }
+            let bools = await Self.callback { sdk.batchTokenizeBoolValues([true, false], callback: $0) }
+            #expect(strings.results.map(\.originalValue) == ["a", "b"])
+            #expect(ints.results.map(\.originalValue) == ["1", "2", "3"])
+            #expect(longs.results.map(\.originalValue) == ["10000000000"])
+            #expect(floats.results.map(\.originalValue) == ["1.1", "2.2"])
+            #expect(doubles.results.map(\.originalValue) == ["1.111", "1.0E7"])
+            #expect(bools.results.map(\.originalValue) == ["true", "false"])
+            #expect([strings, ints, longs, floats, doubles, bools].allSatisfy { $0.isSuccess })
         }
-        #expect(empty.errorMessage == "a batch must hold at least one value")
-        #expect(tooMany.errorMessage == "a batch holds at most 1000 values; this one had 1001")
-        #expect(!nan.isSuccess && !infinity.isSuccess)
-        #expect(server.requests.isEmpty)
-        // Exactly 1000 is allowed.
-        let full = await Self.callback { sdk.batchTokenizeIntValues(Array(0..<1000), callback: $0) }
-        #expect(full.isSuccess && full.results.count == 1000)
-    }}
+    }
 
-    @Test func aSecondInitializeReplacesTheConfigurationOfTheSameInstance() async throws { await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        let first = InTestServer()
-        let second = InTestServer()
-        let sdk = Self.initialize(server: first)
-        _ = await sdk.tokenize("one")
-        let again = Self.initialize(server: second)
-        #expect(again === sdk)
-        _ = await sdk.tokenize("two")
-        #expect(first.requests.count == 1)
-        #expect(second.requests.count == 1)
-    }}
-
-    @Test func callbacksArriveOnTheMainThreadByDefault() async throws { await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        var configuration = ZeroPiiConfiguration()
-        configuration.transport = InTestServer().transport
-        let sdk = ZeroPiiSDK.initialize(
-            tokenProvider: CountingProvider(), apiUrl: "https://tokens.example.test", logLevel: .off,
-            retryPolicy: DefaultRetryPolicy(), configuration: configuration
-        )
-        // On Linux the main queue may be drained by a worker thread once the process
-        // runs `dispatch_main`, so the queue is recognised by a queue-specific marker,
-        // not by `Thread.isMainThread`.
-        let marker = DispatchSpecificKey<String>()
-        DispatchQueue.main.setSpecific(key: marker, value: "main")
-        let queueName = await withCheckedContinuation { continuation in
-            sdk.tokenizeString("value") { _ in continuation.resume(returning: DispatchQueue.getSpecific(key: marker)) }
+    @Test func invalidBatchesAndNonFiniteNumbersFailAtOnceWithoutARequest() async throws {
+        await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let server = InTestServer()
+            let sdk = Self.initialize(server: server)
+            let empty = await Self.callback { sdk.batchTokenizeStringValues([], callback: $0) }
+            let tooMany = await Self.callback { sdk.batchTokenizeIntValues(Array(0...1000), callback: $0) }
+            let nanBatch = await Self.callback { sdk.batchTokenizeDoubleValues([1, .nan], callback: $0) }
+            let infiniteBatch = await Self.callback { sdk.batchTokenizeFloatValues([.infinity], callback: $0) }
+            let nan = await Self.callback { sdk.tokenizeDouble(.nan, callback: $0) }
+            let infinity = await Self.callback { sdk.tokenizeFloat(-.infinity, callback: $0) }
+            for result in [empty, tooMany, nanBatch, infiniteBatch] {
+                #expect(!result.isSuccess && result.httpStatusCode == nil && result.errorMessage != nil)
+            }
+            #expect(empty.errorMessage == "a batch must hold at least one value")
+            #expect(tooMany.errorMessage == "a batch holds at most 1000 values; this one had 1001")
+            #expect(!nan.isSuccess && !infinity.isSuccess)
+            #expect(server.requests.isEmpty)
+            // Exactly 1000 is allowed.
+            let full = await Self.callback { sdk.batchTokenizeIntValues(Array(0..<1000), callback: $0) }
+            #expect(full.isSuccess && full.results.count == 1000)
         }
-        #expect(queueName == "main")
-    }}
+    }
+
+    @Test func aSecondInitializeReplacesTheConfigurationOfTheSameInstance() async throws {
+        await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let first = InTestServer()
+            let second = InTestServer()
+            let sdk = Self.initialize(server: first)
+            _ = await sdk.tokenize("one")
+            let again = Self.initialize(server: second)
+            #expect(again === sdk)
+            _ = await sdk.tokenize("two")
+            #expect(first.requests.count == 1)
+            #expect(second.requests.count == 1)
+        }
+    }
+
+    @Test func callbacksArriveOnTheMainThreadByDefault() async throws {
+        await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            var configuration = ZeroPiiConfiguration()
+            configuration.transport = InTestServer().transport
+            let sdk = ZeroPiiSDK.initialize(
+                tokenProvider: CountingProvider(), apiUrl: "https://tokens.example.test", logLevel: .off,
+                retryPolicy: DefaultRetryPolicy(), configuration: configuration
+            )
+            // On Linux the main queue may be drained by a worker thread once the process
+            // runs `dispatch_main`, so the queue is recognised by a queue-specific marker,
+            // not by `Thread.isMainThread`.
+            let marker = DispatchSpecificKey<String>()
+            DispatchQueue.main.setSpecific(key: marker, value: "main")
+            let queueName = await withCheckedContinuation { continuation in
+                sdk.tokenizeString("value") { _ in continuation.resume(returning: DispatchQueue.getSpecific(key: marker)) }
+            }
+            #expect(queueName == "main")
+        }
+    }
 
     /// Every error path at `.debug`, with recognisable values and tokens: none of them
     /// may appear in a log line, an error message or a description.
-    @Test func noValueTokenOrAccessTokenLeaks() async throws { await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-        let value = "alice.secret@example.com"
-        let log = CapturedLog()
-        let server = InTestServer()
-        let sdk = Self.initialize(server: server, provider: CountingProvider(prefix: "SECRET-ACCESS-TOKEN"), log: log, logLevel: .debug)
-        var texts: [String] = []
-        func record(_ result: TokenizeResult) {
-            texts += [result.description, result.errorMessage ?? "", String(describing: result.httpStatusCode)]
-        }
-        func record(_ result: BatchTokenizeResult) {
-            texts += [result.description, result.errorMessage ?? ""] + result.results.map(\.description)
-        }
-        record(await sdk.tokenize(value))  // success
-        for status in [400, 401, 403, 409, 413, 419, 429, 500, 502, 503, 504, 418] {
-            server.script(status: status)
-            server.script(status: status)
-            server.script(status: status)
+    @Test func noValueTokenOrAccessTokenLeaks() async throws {
+        await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let value = "alice.secret@example.com"
+            let log = CapturedLog()
+            let server = InTestServer()
+            let sdk = Self.initialize(server: server, provider: CountingProvider(prefix: "SECRET-ACCESS-TOKEN"), log: log, logLevel: .debug)
+            var texts: [String] = []
+            func record(_ result: TokenizeResult) {
+                texts += [result.description, result.errorMessage ?? "", String(describing: result.httpStatusCode)]
+            }
+            func record(_ result: BatchTokenizeResult) {
+                texts += [result.description, result.errorMessage ?? ""] + result.results.map(\.description)
+            }
+            record(await sdk.tokenize(value))  // success
+            for status in [400, 401, 403, 409, 413, 419, 429, 500, 502, 503, 504, 418] {
+                server.script(status: status)
+                server.script(status: status)
+                server.script(status: status)
+                record(await sdk.tokenize(value))
+                server.script(status: status)
+                server.script(status: status)
+                server.script(status: status)
+                record(await sdk.batchTokenize([value, value + "2"]))
+            }
+            server.script { _ in HTTPResponse(statusCode: 200, body: Data(value.utf8)) }
             record(await sdk.tokenize(value))
-            server.script(status: status)
-            server.script(status: status)
-            server.script(status: status)
-            record(await sdk.batchTokenize([value, value + "2"]))
-        }
-        server.script { _ in HTTPResponse(statusCode: 200, body: Data(value.utf8)) }
-        record(await sdk.tokenize(value))
-        server.script { _ in HTTPResponse(statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1"], body: Data("{}".utf8)) }
-        record(await sdk.batchTokenize([value]))
-        record(await sdk.batchTokenize([value]))  // success with items
+            server.script { _ in HTTPResponse(statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1"], body: Data("{}".utf8)) }
+            record(await sdk.batchTokenize([value]))
+            record(await sdk.batchTokenize([value]))  // success with items
 
-        final class FailingProvider: NSObject, AccessTokenProvider {
-            struct Failure: Error, CustomStringConvertible { var description: String { "SECRET-ACCESS-TOKEN in error" } }
-            func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) { completion(nil, Failure()) }
-        }
-        var configuration = ZeroPiiConfiguration()
-        configuration.transport = server.transport
-        configuration.logHandler = log.handler
-        ZeroPiiSDK.initialize(tokenProvider: FailingProvider(), apiUrl: "https://tokens.example.test", logLevel: .debug, retryPolicy: DefaultRetryPolicy(), configuration: configuration)
-        record(await sdk.tokenize(value))
+            final class FailingProvider: NSObject, AccessTokenProvider {
+                struct Failure: Error, CustomStringConvertible { var description: String { "SECRET-ACCESS-TOKEN in error" } }
+                func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) { completion(nil, Failure()) }
+            }
+            var configuration = ZeroPiiConfiguration()
+            configuration.transport = server.transport
+            configuration.logHandler = log.handler
+            ZeroPiiSDK.initialize(
+                tokenProvider: FailingProvider(), apiUrl: "https://tokens.example.test", logLevel: .debug, retryPolicy: DefaultRetryPolicy(),
+                configuration: configuration)
+            record(await sdk.tokenize(value))
 
-        #expect(!log.all.isEmpty)
-        let token = InTestServer.token(for: value)
-        for text in texts + log.all {
-            #expect(!text.contains("alice"), "\(text)")
-            #expect(!text.contains(token), "\(text)")
-            #expect(!text.contains("SECRET-ACCESS-TOKEN"), "\(text)")
+            #expect(!log.all.isEmpty)
+            let token = InTestServer.token(for: value)
+            for text in texts + log.all {
+                #expect(!text.contains("alice"), "\(text)")
+                #expect(!text.contains(token), "\(text)")
+                #expect(!text.contains("SECRET-ACCESS-TOKEN"), "\(text)")
+            }
         }
-    }}
+    }
 }

@@ -82,7 +82,8 @@ final class InTestServer: @unchecked Sendable {
                 let opener = try? PayloadEnvelope(accessToken: accessToken, operation: operation, requestID: wire.rid, timestamp: wire.ts, salt: salt)
             else { return Self.errorResponse(status: 400, code: "bad_envelope") }
             guard abs(Double(wire.ts) - (Date().timeIntervalSince1970 + serverClockOffset)) <= 300 else {
-                return Self.errorResponse(status: 400, code: "stale_request", headers: ["Date": Self.httpDate(Date().addingTimeInterval(serverClockOffset))])
+                return Self.errorResponse(
+                    status: 400, code: "stale_request", headers: ["Date": Self.httpDate(Date().addingTimeInterval(serverClockOffset))])
             }
             guard let opened = try? opener.openRequest(SealedPayload(iv: iv, ciphertext: ciphertext)) else {
                 return Self.errorResponse(status: 419, code: "decryption_failed")
@@ -99,7 +100,8 @@ final class InTestServer: @unchecked Sendable {
             var items: [WireBodies.BatchTokenizeItem] = []
             for value in decoded.values {
                 let isNew = lock.withLock { known.insert(value).inserted }
-                items.append(.init(originalValue: value, token: Self.token(for: value), exists: !isNew, newlyCreated: isNew, dataType: Self.dataType(value)))
+                items.append(
+                    .init(originalValue: value, token: Self.token(for: value), exists: !isNew, newlyCreated: isNew, dataType: Self.dataType(value)))
             }
             let summary = WireBodies.BatchTokenizeSummary(
                 processedCount: items.count, existingCount: items.filter(\.exists).count,
@@ -112,15 +114,18 @@ final class InTestServer: @unchecked Sendable {
             }
             let isNew = lock.withLock { known.insert(decoded.value).inserted }
             body = try! JSONEncoder().encode(
-                WireBodies.TokenizeResponse(token: Self.token(for: decoded.value), exists: !isNew, newlyCreated: isNew, dataType: Self.dataType(decoded.value))
+                WireBodies.TokenizeResponse(
+                    token: Self.token(for: decoded.value), exists: !isNew, newlyCreated: isNew, dataType: Self.dataType(decoded.value))
             )
         }
         guard let envelope else {
             return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)
         }
         let sealed = try! envelope.sealResponse(body)
-        let wire = WireBodies.EnvelopeResponse(v: 1, rid: envelope.requestID, iv: sealed.iv.base64EncodedString(), ct: sealed.ciphertext.base64EncodedString())
-        return HTTPResponse(statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1", "Content-Type": "application/json"], body: try! JSONEncoder().encode(wire))
+        let wire = WireBodies.EnvelopeResponse(
+            v: 1, rid: envelope.requestID, iv: sealed.iv.base64EncodedString(), ct: sealed.ciphertext.base64EncodedString())
+        return HTTPResponse(
+            statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1", "Content-Type": "application/json"], body: try! JSONEncoder().encode(wire))
     }
 
     static func dataType(_ value: String) -> String {

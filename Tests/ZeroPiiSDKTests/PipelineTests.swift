@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZeroPiiCrypto
 import ZeroPiiTestSupport
+
 @testable import ZeroPiiSDK
 
 struct PipelineTests {
@@ -185,10 +186,15 @@ struct PipelineTests {
             .init(results: [item("a", false), item("b", false)], summary: summary),
             .init(results: [item("a", false), item("b", false), item("c", false), item("c", false)], summary: summary),
             .init(results: [item("b", false), item("a", false), item("c", false)], summary: summary),
-            .init(results: [item("a", false), item("b", false), item("c", false)], summary: .init(processedCount: 3, existingCount: 1, newlyCreatedCount: 2)),
+            .init(
+                results: [item("a", false), item("b", false), item("c", false)],
+                summary: .init(processedCount: 3, existingCount: 1, newlyCreatedCount: 2)),
             .init(results: [item("a", true), item("b", false), item("c", false)], summary: summary),
             .init(
-                results: [WireBodies.BatchTokenizeItem(originalValue: "a", token: "x", exists: true, newlyCreated: true, dataType: nil), item("b", false), item("c", false)],
+                results: [
+                    WireBodies.BatchTokenizeItem(originalValue: "a", token: "x", exists: true, newlyCreated: true, dataType: nil), item("b", false),
+                    item("c", false),
+                ],
                 summary: .init(processedCount: 3, existingCount: 1, newlyCreatedCount: 3)
             ),
         ]

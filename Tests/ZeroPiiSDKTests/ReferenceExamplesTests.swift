@@ -1,6 +1,6 @@
+import CleverTapZeroPiiSDK
 import Foundation
 import Testing
-import CleverTapZeroPiiSDK
 
 // The Swift examples of the released SDK's documentation, kept as close to the page as
 // the language allows, so that the public API cannot drift from the reference: if a

@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiTestSupport
+
 @testable import ZeroPiiSDK
 
 /// A provider that answers at once with numbered tokens, counting calls.
@@ -17,7 +18,9 @@ final class CountingProvider: NSObject, AccessTokenProvider, @unchecked Sendable
     var calls: Int { lock.withLock { count } }
 
     func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
-        let number = lock.withLock { () -> Int in count += 1; return count }
+        let number = lock.withLock { () -> Int in
+            count += 1; return count
+        }
         completion(AccessTokenInfo(token: "\(prefix)-\(number)", expiresInSeconds: expiresIn), nil)
     }
 }

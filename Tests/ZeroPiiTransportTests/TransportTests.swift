@@ -32,7 +32,8 @@ struct URLSessionTransportTests {
         defer { server.stop() }
         let response = try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 10))
         #expect(response.statusCode == 503)
-        let empty = try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL.appendingPathComponent("empty"), timeout: 10))
+        let empty = try await URLSessionTransport().send(
+            HTTPRequest(method: "POST", url: server.baseURL.appendingPathComponent("empty"), timeout: 10))
         #expect(empty.statusCode == 503)
         #expect(response.header("Retry-After") == "3")
     }
@@ -75,7 +76,8 @@ struct URLSessionTransportTests {
     }
 
     @Test func descriptionsHoldNoBodyOrHeaders() {
-        let request = HTTPRequest(method: "POST", url: URL(string: "https://x.test/p?q=1")!, headers: ["Authorization": "Bearer SECRET"], body: Data("alice".utf8))
+        let request = HTTPRequest(
+            method: "POST", url: URL(string: "https://x.test/p?q=1")!, headers: ["Authorization": "Bearer SECRET"], body: Data("alice".utf8))
         #expect(!request.description.contains("SECRET") && !request.description.contains("alice"))
         let response = HTTPResponse(statusCode: 200, body: Data("token-xyz".utf8))
         #expect(!response.description.contains("token-xyz"))

@@ -1,5 +1,6 @@
 import CleverTapZeroPiiSDK
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
