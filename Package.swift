@@ -53,7 +53,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ZeroPiiMockServerTests",
-            dependencies: ["ZeroPiiMockServer", "ZeroPiiCrypto", "ZeroPiiModels"],
+            dependencies: ["ZeroPiiMockServer", "ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiTestSupport"],
             swiftSettings: strictConcurrency
         ),
         .testTarget(

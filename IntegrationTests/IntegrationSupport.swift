@@ -40,16 +40,3 @@ func startStack(
     )
     return (server, provider, sdk)
 }
-
-/// The format of a string: digits as 9, lowercase as a, uppercase as A, the rest as is.
-func shape(_ text: String) -> String {
-    String(
-        text.unicodeScalars.map { scalar -> Character in
-            switch scalar.value {
-            case 0x30...0x39: return "9"
-            case 0x61...0x7A: return "a"
-            case 0x41...0x5A: return "A"
-            default: return Character(scalar)
-            }
-        })
-}

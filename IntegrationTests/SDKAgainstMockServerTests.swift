@@ -24,7 +24,7 @@ struct SDKAgainstMockServerTests {
             for (result, sent) in singles {
                 #expect(result.isSuccess, "\(sent)")
                 let token = try #require(result.token)
-                #expect(shape(token) == shape(sent), "\(sent) → \(token)")
+                #expect(token.formatShape == sent.formatShape, "\(sent) → \(token)")
                 #expect(result.newlyCreated && !result.exists)
                 #expect(result.dataType == (sent.first!.isNumber || sent.hasPrefix("-") ? "number" : "string"))
             }
@@ -42,7 +42,7 @@ struct SDKAgainstMockServerTests {
             for (result, sent) in batches {
                 #expect(result.isSuccess, "\(sent)")
                 #expect(result.results.map(\.originalValue) == sent)
-                for item in result.results { #expect(shape(item.token) == shape(item.originalValue)) }
+                for item in result.results { #expect(item.token.formatShape == item.originalValue.formatShape) }
             }
             #expect(batches[0].0.results[0].token == batches[0].0.results[2].token)
             #expect(batches[0].0.results.map(\.newlyCreated) == [true, true, false])
@@ -191,7 +191,7 @@ struct HostileValuesTests {
             #expect(batch.isSuccess)
             for item in batch.results {
                 #expect(item.token.unicodeScalars.count == item.originalValue.unicodeScalars.count)
-                #expect(shape(item.token) == shape(item.originalValue))
+                #expect(item.token.formatShape == item.originalValue.formatShape)
                 #expect(item.token == server.vault.token(for: item.originalValue))
             }
 

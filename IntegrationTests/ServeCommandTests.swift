@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -104,7 +105,7 @@ struct TokenizeAgainstAnotherProcessTests {
         #expect(client.terminationStatus == 0)
         let tokens = printed.split(separator: "\n").map(String.init)
         #expect(tokens.count == 2)
-        #expect(shape(tokens.first ?? "") == shape("alice@example.com") && tokens.first != "alice@example.com")
+        #expect((tokens.first ?? "").formatShape == "alice@example.com".formatShape && tokens.first != "alice@example.com")
         #expect(tokens.last?.count == 2 && tokens.last?.allSatisfy(\.isNumber) == true)
 
         // Wrong credentials: the provider fails, every value fails, exit status 1.

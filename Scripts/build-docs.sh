@@ -33,7 +33,7 @@ modules=(
 work=".build/docs"
 rm -rf "$work"
 mkdir -p "$work"
-swift package dump-symbol-graph --minimum-access-level public >"$work/symbol-graph.log" 2>&1 \
+swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols >"$work/symbol-graph.log" 2>&1 \
     || { cat "$work/symbol-graph.log"; exit 1; }
 graphs="$(sed -n 's/^Files written to //p' "$work/symbol-graph.log")"
 

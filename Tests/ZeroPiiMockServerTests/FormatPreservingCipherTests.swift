@@ -1,29 +1,18 @@
 import Foundation
 import Testing
 import ZeroPiiCrypto
+import ZeroPiiTestSupport
 
 @testable import ZeroPiiMockServer
 
 struct FormatPreservingCipherTests {
     let cipher = FormatPreservingCipher(key: SymmetricKey(data: [UInt8](repeating: 7, count: 32)))
 
-    static func shape(_ text: String) -> String {
-        String(
-            text.unicodeScalars.map { scalar -> Character in
-                switch scalar.value {
-                case 0x30...0x39: return "9"
-                case 0x61...0x7A: return "a"
-                case 0x41...0x5A: return "A"
-                default: return Character(scalar)
-                }
-            })
-    }
-
     @Test(arguments: ["alice@example.com", "+1 (555) 010-2345", "AB-1234-xy", "Zürich 8001", "日本 42", "x", "7", "--", "", "a b\tc\nd"])
     func formatIsPreserved(value: String) {
         let token = cipher.encrypt(value)
         #expect(token.unicodeScalars.count == value.unicodeScalars.count)
-        #expect(Self.shape(token) == Self.shape(value))
+        #expect(token.formatShape == value.formatShape)
         #expect(cipher.encrypt(value) == token)
     }
 
@@ -31,7 +20,7 @@ struct FormatPreservingCipherTests {
         for value in ["-12.5E-3", "1.0E7", "42", "-0.0", "3.14"] {
             let token = cipher.encrypt(value)
             #expect(NumberFormatCheck.isNumber(token), "\(value) → \(token)")
-            #expect(Self.shape(token) == Self.shape(value))
+            #expect(token.formatShape == value.formatShape)
         }
     }
 
