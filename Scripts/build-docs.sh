@@ -12,11 +12,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-docc="$(command -v docc || true)"
-if [ -z "$docc" ]; then
-    docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
-fi
-[ -x "$docc" ] || { echo "build-docs: no docc in this toolchain"; exit 1; }
+# Both tools ship with the toolchain, beside `swift`.
+toolchain="$(dirname "$(readlink -f "$(command -v swift)")")"
+docc="$toolchain/docc"
+extract="$toolchain/swift-symbolgraph-extract"
+[ -x "$docc" ] && [ -x "$extract" ] || { echo "build-docs: this toolchain has no docc or swift-symbolgraph-extract"; exit 1; }
 
 # module:dependencies, in an order where every dependency comes first.
 modules=(
@@ -33,16 +33,25 @@ modules=(
 work=".build/docs"
 rm -rf "$work"
 mkdir -p "$work"
-swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols >"$work/symbol-graph.log" 2>&1 \
-    || { cat "$work/symbol-graph.log"; exit 1; }
-graphs="$(sed -n 's/^Files written to //p' "$work/symbol-graph.log")"
+# Symbol graphs straight from the built modules: `swift package dump-symbol-graph` also
+# wants the test modules, which a fresh checkout has not built.
+swift build >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+binaries="$(swift build --show-bin-path)"
+triple="$(basename "$(dirname "$binaries")")"
+graphs="$work/graphs"
+for entry in "${modules[@]}"; do
+    module="${entry%%:*}"
+    mkdir -p "$graphs/$module"
+    "$extract" -module-name "$module" -I "$binaries/Modules" -target "$triple" \
+        -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs/$module"
+done
 
 python3 - "$graphs" "${modules[@]%%:*}" <<'PYTHON'
 import glob, json, sys
 graphs, modules = sys.argv[1], sys.argv[2:]
 missing = []
 for module in modules:
-    for path in glob.glob(f"{graphs}/{module}.symbols.json") + glob.glob(f"{graphs}/{module}@*.symbols.json"):
+    for path in glob.glob(f"{graphs}/{module}/*.symbols.json"):
         for symbol in json.load(open(path))["symbols"]:
             if "::SYNTHESIZED::" in symbol["identifier"]["precise"] or "docComment" in symbol:
                 continue
@@ -60,11 +69,8 @@ for entry in "${modules[@]}"; do
     for dependency in ${entry#*:}; do
         dependencies+=(--dependency "$work/$dependency.doccarchive")
     done
-    mkdir -p "$work/graphs/$module"
-    cp "$graphs/$module".symbols.json "$work/graphs/$module/"
-    cp "$graphs/$module"@*.symbols.json "$work/graphs/$module/" 2>/dev/null || true
     "$docc" convert "Sources/$module/$module.docc" \
-        --additional-symbol-graph-dir "$work/graphs/$module" \
+        --additional-symbol-graph-dir "$graphs/$module" \
         --fallback-display-name "$module" \
         --fallback-bundle-identifier "com.clevertap.zeropii.$module" \
         --output-path "$work/$module.doccarchive" \
