@@ -62,7 +62,7 @@ let package = Package(
             path: "IntegrationTests",
             swiftSettings: strictConcurrency
         ),
-        .testTarget(name: "ZeroPiiCLITests", dependencies: ["ZeroPiiCLI", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
+        .testTarget(name: "ZeroPiiCLITests", dependencies: ["ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiTransportTests", dependencies: ["ZeroPiiTransport", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiRetryTests", dependencies: ["ZeroPiiRetry", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),

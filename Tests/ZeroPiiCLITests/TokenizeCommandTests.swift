@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiSDK
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiCLI
@@ -94,22 +95,53 @@ struct TokenizeCommandRunTests {
 /// With the server gone, the command stops after a few failed batches instead of
 /// retrying every remaining one.
 struct CircuitBreakerTests {
+    /// Counts the requests that reach the transport.
+    final class RequestCounter: @unchecked Sendable {
+        // Sendable: `value` is guarded by `lock`.
+        private let lock = NSLock()
+        private var value = 0
+        var count: Int { lock.withLock { value } }
+        func increment() { lock.withLock { value += 1 } }
+    }
+
     @Test func anUnreachableServerEndsTheRunEarly() async throws {
         try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
             let directory = TokenizeCommandRunTests.temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let rows = (0..<20_000).map { "u\($0)@x.io" }.joined(separator: "\n")
             try ("email\n" + rows + "\n").write(toFile: directory + "/in.csv", atomically: true, encoding: .utf8)
-            let started = Date()
-            let status = await TokenizeCommand.run([
-                "--quiet", "--api-url", "http://127.0.0.1:9/", "--access-token", "t", "--concurrency", "2",
-                "--csv", directory + "/in.csv", "--columns", "email", "--output", directory + "/out.csv",
-            ])
+
+            // No server answers, and the back-off between attempts is not waited out.
+            let requests = RequestCounter()
+            let retryClock = ImmediateRetryClock()
+            var configuration = ZeroPiiConfiguration()
+            configuration.transport = ClosureTransport { _ in
+                requests.increment()
+                throw TransportError.connectionFailed
+            }
+            configuration.retryClock = retryClock
+            var options = TokenizeCommand.Options()
+            options.quiet = true
+            options.concurrency = 2
+            options.columns = ["email"]
+            options.outputPath = directory + "/out.csv"
+            options.connection.apiURL = "http://127.0.0.1:9/"
+            options.connection.accessToken = "t"
+            let connection = try ServerConnection.open(options.connection, configuration: configuration, announce: false)
+            defer { connection.close() }
+
+            let status = await CSVTokenizer(options: options, sdk: connection.sdk, retries: connection.retries)
+                .run(inputPath: directory + "/in.csv")
             #expect(status == 1)
             let output = try String(contentsOfFile: directory + "/out.csv", encoding: .utf8)
             #expect(output == "email\n")  // nothing untokenized was written
-            // 20 batches would take about 20 s of back-off; the breaker stops after 3.
-            #expect(Date().timeIntervalSince(started) < 15)
+            // All 20 batches would be 40 attempts (each retried once). The breaker stops
+            // reading after 3 failed batches in a row, with at most `concurrency` more
+            // already sent.
+            let attempts = requests.count
+            #expect(attempts >= 3 * 2)
+            #expect(attempts <= (3 + 2) * 2)
+            #expect(retryClock.sleeps == Array(repeating: 2000, count: attempts / 2))
         }
     }
 }
