@@ -3,155 +3,136 @@ import ZeroPiiSDK
 
 /// Streams a CSV file through the SDK: reads records, tokenizes the chosen columns in
 /// batches of up to 1000 values with several batches in flight, and writes records in
-/// their original order with every other byte unchanged.
+/// their original order with every other byte unchanged (a byte-order mark and blank
+/// lines included).
 ///
 /// Memory stays flat: at most `concurrency` batches are held at once. A row that
 /// cannot be tokenized (malformed, a value over 4096 bytes, or a batch that failed
 /// after retries) is reported on standard error by line number, never by value, and
 /// is left out of the output so no untokenized value is written.
-struct CSVTokenizer {
-    let options: TokenizeCommand.Options
-    let sdk: ZeroPiiSDK
-    let retries: CountingRetryPolicy
+///
+/// The server connection is opened only when the first batch is ready, so a usage
+/// problem (a missing column, an empty file) never starts the embedded server.
+final class CSVTokenizer {
+    private let options: TokenizeCommand.Options
+    private let output: OutputFile
+    private let connect: () async throws -> ServerConnection
+
+    private var connection: ServerConnection?
+    private var inFlight: [(Batch, Task<BatchTokenizeResult, Never>)] = []
+    private var summary = RunSummary()
+    private var failedLines: [ClosedRange<Int>] = []
+    private var failedRowCount = 0
+    // A circuit breaker: after this many batches in a row fail without any HTTP
+    // response, the server is taken to be gone and the rest of the input is not sent.
+    private let unreachableAfter = 3
+    private var consecutiveNetworkFailures = 0
+    private var lastNetworkFailure = ""
 
     private struct Batch {
         var records: [CSVReader.Record] = []
-        /// For each record, the indexes of the fields to replace (non-empty ones).
+        /// For each record, the indexes of the fields to replace (non-empty ones);
+        /// empty for a blank line.
         var fieldIndexes: [[Int]] = []
         var values: [String] = []
     }
 
-    private struct Counters {
-        var rows = 0
-        var values = 0
-        var created = 0
-        var existing = 0
-        var failedLines: [Int] = []
+    /// - Parameter connect: opens the server connection; called once, when the first
+    ///   values are ready to send. The tokenizer closes it at the end.
+    init(options: TokenizeCommand.Options, output: OutputFile, connect: @escaping () async throws -> ServerConnection) {
+        self.options = options
+        self.output = output
+        self.connect = connect
     }
 
-    func run(inputPath: String) async -> Int32 {
-        guard let input = inputPath == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: inputPath) else {
-            Usage.fail("cannot read '\(inputPath)'", hint: "check the path given to --csv")
+    /// Tokenizes `input` to the output; returns the exit status. Problems are reported
+    /// on standard error.
+    func run(input: InputFile) async -> Int32 {
+        defer {
+            for (_, task) in inFlight { task.cancel() }
+            connection?.close()
+        }
+        do {
+            return try await process(input)
+        } catch is OutputClosedError {
+            return OutputClosedError.exitStatus
+        } catch let failure as CSVColumns.Failure {
+            Usage.fail(failure.message, hint: failure.hint)
             return 2
+        } catch {
+            Console.error("zeropii: \(error)")
+            return 1
         }
-        let output: FileHandle
-        if options.outputPath == "-" {
-            output = FileHandle.standardOutput
-        } else {
-            guard FileManager.default.createFile(atPath: options.outputPath, contents: nil),
-                let handle = FileHandle(forWritingAtPath: options.outputPath)
-            else {
-                Usage.fail("cannot write '\(options.outputPath)'", hint: "check the path given to --output")
-                return 2
-            }
-            output = handle
-        }
-        let totalBytes = inputPath == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: inputPath)[.size] as? Int) ?? nil
+    }
 
-        var reader = CSVReader(handle: input)
-        let writer = BufferedWriter(handle: output)
-        let progress = Progress(enabled: !options.quiet && isatty(STDERR_FILENO) == 1, totalBytes: totalBytes)
-        var counters = Counters()
+    private func process(_ input: InputFile) async throws -> Int32 {
+        var reader = CSVReader(input: input, delimiter: options.delimiter)
+        let progress = Progress(enabled: !options.quiet && Console.errorIsTerminal, totalBytes: input.size)
         var bytesRead = 0
+        let started = Date()
 
-        // The header names the columns.
+        // The header names the columns; blank lines before it pass through.
         var columnIndexes: [Int] = []
-        while columnIndexes.isEmpty {
-            switch reader.next() {
-            case nil:
-                writer.flush()
-                return 0
-            case .malformed(let line, let reason):
-                FileHandle.standardError.write(Data("zeropii: the header row (line \(line)) is malformed: \(reason)\n".utf8))
+        var headerWritten = false
+        try reader.readPreamble()
+        if reader.hasByteOrderMark { try output.write(CSVReader.byteOrderMark) }
+        while !headerWritten, let item = try reader.next() {
+            switch item {
+            case .malformed(let problem):
+                Console.error("zeropii: the header row (\(Self.describe(problem.lines))) is malformed: \(problem.reason)")
                 return 1
             case .record(let header):
                 bytesRead += header.bytes.count
-                let names = header.fields.map(\.value)
-                for column in options.columns {
-                    guard let position = names.firstIndex(of: column) else {
-                        Usage.fail("the CSV has no column '\(column)'", hint: "its columns are: \(names.joined(separator: ", "))")
-                        return 2
-                    }
-                    columnIndexes.append(position)
+                if header.isBlank {
+                    summary.blankLines += 1
+                    try output.write(header.bytes)
+                    continue
                 }
-                writer.write(header.bytes)
+                switch CSVColumns.resolve(options.columns, in: header.fields.map(\.value)) {
+                case .failure(let failure): throw failure
+                case .success(let resolution):
+                    for note in resolution.notes { Console.error("zeropii: note: \(note)") }
+                    columnIndexes = resolution.indexes
+                }
+                try output.write(header.bytes)
+                headerWritten = true
             }
         }
 
-        let rowsPerBatch = max(1, ZeroPiiSDK.maximumBatchSize / columnIndexes.count)
-        var inFlight: [(Batch, Task<BatchTokenizeResult, Never>)] = []
+        let rowsPerBatch = max(1, ZeroPiiSDK.maximumBatchSize / max(1, columnIndexes.count))
         var batch = Batch()
         var stopped = false
-        let started = Date()
-        // A circuit breaker: after this many batches in a row fail without any HTTP
-        // response, the server is taken to be gone and the rest of the input is not sent.
-        let unreachableAfter = 3
-        var consecutiveNetworkFailures = 0
-
-        func finish(_ batch: Batch, _ result: BatchTokenizeResult) {
-            let networkFailure =
-                !result.isSuccess && result.httpStatusCode == nil
-                && result.errorMessage?.hasPrefix("the network request failed") == true
-            consecutiveNetworkFailures = networkFailure ? consecutiveNetworkFailures + 1 : 0
-            guard result.isSuccess else {
-                FileHandle.standardError.write(
-                    Data(
-                        "zeropii: rows on lines \(batch.records.first!.line) to \(batch.records.last!.line) could not be tokenized: \(result.errorMessage ?? "unknown error")\n"
-                            .utf8))
-                counters.failedLines.append(contentsOf: batch.records.map(\.line))
-                return
-            }
-            var next = 0
-            for (record, indexes) in zip(batch.records, batch.fieldIndexes) {
-                var replacements: [Int: String] = [:]
-                for index in indexes {
-                    let item = result.results[next]
-                    replacements[index] = item.token
-                    if item.newlyCreated { counters.created += 1 } else { counters.existing += 1 }
-                    next += 1
-                }
-                writer.write(Self.rewrite(record, replacing: replacements))
-                counters.rows += 1
-            }
-            counters.values += batch.values.count
-        }
-
-        func dispatch(_ full: Batch) async {
-            if full.values.isEmpty {
-                for record in full.records { writer.write(record.bytes); counters.rows += 1 }
-                return
-            }
-            let values = full.values
-            let sdk = self.sdk
-            inFlight.append((full, Task { await sdk.batchTokenize(values) }))
-            if inFlight.count >= options.concurrency {
-                let (oldest, task) = inFlight.removeFirst()
-                finish(oldest, await task.value)
-            }
-        }
-
         var unreachableFromLine: Int?
-        reading: while let item = reader.next() {
+
+        reading: while headerWritten, let item = try reader.next() {
             if consecutiveNetworkFailures >= unreachableAfter {
-                if case .record(let record) = item { unreachableFromLine = record.line }
-                if case .malformed(let line, _) = item { unreachableFromLine = line }
+                switch item {
+                case .record(let record): unreachableFromLine = record.line
+                case .malformed(let problem): unreachableFromLine = problem.lines.lowerBound
+                }
                 stopped = true
                 break reading
             }
             switch item {
-            case .malformed(let line, let reason):
-                FileHandle.standardError.write(Data("zeropii: line \(line) is malformed (\(reason)); the row was left out\n".utf8))
-                counters.failedLines.append(line)
+            case .malformed(let problem):
+                let rows = problem.lines.count == 1 ? "the row was" : "the rows were"
+                Console.error("zeropii: \(Self.describe(problem.lines)) malformed (\(problem.reason)); \(rows) left out")
+                noteFailed(problem.lines)
                 if options.strict {
                     stopped = true
                     break reading
                 }
             case .record(let record):
                 bytesRead += record.bytes.count
+                if record.isBlank {
+                    summary.blankLines += 1
+                    batch.records.append(record)
+                    batch.fieldIndexes.append([])
+                    continue
+                }
                 guard let indexes = Self.valueIndexes(record, columns: columnIndexes) else {
-                    FileHandle.standardError.write(
-                        Data("zeropii: line \(record.line) has too few fields or a value over 4096 bytes; the row was left out\n".utf8))
-                    counters.failedLines.append(record.line)
+                    Console.error("zeropii: line \(record.line) has too few fields or a value over 4096 bytes; the row was left out")
+                    noteFailed(record.line...record.line)
                     if options.strict {
                         stopped = true
                         break reading
@@ -161,42 +142,111 @@ struct CSVTokenizer {
                 batch.records.append(record)
                 batch.fieldIndexes.append(indexes)
                 batch.values.append(contentsOf: indexes.map { record.fields[$0].value })
-                if batch.records.count >= rowsPerBatch {
-                    await dispatch(batch)
+                if batch.records.count >= rowsPerBatch || batch.values.count + columnIndexes.count > ZeroPiiSDK.maximumBatchSize {
+                    try await dispatch(batch)
                     batch = Batch()
+                    progress.update(rows: summary.rows, bytes: bytesRead)
                 }
-                progress.update(rows: counters.rows + inFlight.reduce(0) { $0 + $1.0.records.count }, bytes: bytesRead)
             }
         }
         // With --strict the rows before the malformed one are still written.
-        if !batch.records.isEmpty { await dispatch(batch) }
-        for (pending, task) in inFlight {
-            finish(pending, await task.value)
+        if !batch.records.isEmpty { try await dispatch(batch) }
+        while !inFlight.isEmpty {
+            let (pending, task) = inFlight.removeFirst()
+            try finish(pending, await task.value)
         }
-        writer.flush()
+        try output.flush()
         progress.finish()
 
-        let elapsed = Date().timeIntervalSince(started)
-        if !options.quiet {
-            let rate = elapsed > 0 ? Double(counters.rows) / elapsed : 0
-            FileHandle.standardError.write(
-                Data(
-                    String(
-                        format: "zeropii: %d rows, %d values (%d new tokens, %d existing), %d retries, %d rows failed, %.1f s (%.0f rows/s)\n",
-                        counters.rows, counters.values, counters.created, counters.existing, retries.retries,
-                        counters.failedLines.count, elapsed, rate
-                    ).utf8))
-        }
+        summary.elapsed = Date().timeIntervalSince(started)
+        summary.retries = connection?.retries.retries ?? 0
+        summary.failedRows = failedRowCount
+        if !options.quiet { Console.error(summary.text) }
         if let line = unreachableFromLine {
-            FileHandle.standardError.write(Data("zeropii: the server stopped answering; lines \(line) to the end were not sent\n".utf8))
+            Console.error(
+                "zeropii: the server at \(connection?.displayURL ?? "?") stopped answering (\(lastNetworkFailure)); lines \(line) to the end were not sent"
+            )
         }
-        if !counters.failedLines.isEmpty {
-            let lines = counters.failedLines.prefix(20).map(String.init).joined(separator: ", ")
-            let more = counters.failedLines.count > 20 ? " and \(counters.failedLines.count - 20) more" : ""
-            FileHandle.standardError.write(Data("zeropii: failed rows on lines \(lines)\(more)\n".utf8))
+        if !failedLines.isEmpty {
+            let shown = failedLines.prefix(20).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
+            let more = failedLines.count > 20 ? " and \(failedLines.count - 20) more" : ""
+            Console.error("zeropii: failed rows on lines \(shown.joined(separator: ", "))\(more)")
             return 1
         }
         return stopped || unreachableFromLine != nil ? 1 : 0
+    }
+
+    /// Counts a failed row (one record, whatever lines it covers) and adds its lines to the report, joining them to the last range when they follow it.
+    private func noteFailed(_ lines: ClosedRange<Int>) {
+        failedRowCount += 1
+        if let last = failedLines.last, lines.lowerBound <= last.upperBound + 1, lines.lowerBound >= last.lowerBound {
+            failedLines[failedLines.count - 1] = last.lowerBound...max(last.upperBound, lines.upperBound)
+        } else {
+            failedLines.append(lines)
+        }
+    }
+
+    /// "line 3 is" or "lines 2 to 9 are".
+    static func describe(_ lines: ClosedRange<Int>) -> String {
+        lines.count == 1 ? "line \(lines.lowerBound) is" : "lines \(lines.lowerBound) to \(lines.upperBound) are"
+    }
+
+    private func dispatch(_ full: Batch) async throws {
+        if full.values.isEmpty {
+            for record in full.records {
+                try output.write(record.bytes)
+                if !record.isBlank { summary.rows += 1 }
+            }
+            return
+        }
+        let connection = try await openConnection()
+        let values = full.values
+        let sdk = connection.sdk
+        inFlight.append((full, Task { await sdk.batchTokenize(values) }))
+        if inFlight.count >= options.concurrency {
+            let (oldest, task) = inFlight.removeFirst()
+            try finish(oldest, await task.value)
+        }
+    }
+
+    private func openConnection() async throws -> ServerConnection {
+        if let connection { return connection }
+        let opened = try await connect()
+        connection = opened
+        return opened
+    }
+
+    private func finish(_ batch: Batch, _ result: BatchTokenizeResult) throws {
+        let networkFailure =
+            !result.isSuccess && result.httpStatusCode == nil
+            && result.errorMessage?.hasPrefix("the network request failed") == true
+        consecutiveNetworkFailures = networkFailure ? consecutiveNetworkFailures + 1 : 0
+        guard result.isSuccess, result.results.count == batch.values.count else {
+            let reason = NetworkFailureText.describe(result.errorMessage ?? "the server's answer did not match the request")
+            if networkFailure { lastNetworkFailure = reason }
+            let rows = batch.records.filter { !$0.isBlank }
+            let first = rows.first?.line ?? 0
+            let last = rows.last?.line ?? 0
+            let which = first == last ? "the row on line \(first)" : "rows on lines \(first) to \(last)"
+            Console.error("zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?"))")
+            for row in rows { noteFailed(row.line...row.line) }
+            // Blank lines stay in the output even when their neighbours failed.
+            for record in batch.records where record.isBlank { try output.write(record.bytes) }
+            return
+        }
+        var next = 0
+        for (record, indexes) in zip(batch.records, batch.fieldIndexes) {
+            var replacements: [Int: String] = [:]
+            for index in indexes {
+                let item = result.results[next]
+                replacements[index] = item.token
+                if item.newlyCreated { summary.created += 1 } else { summary.existing += 1 }
+                next += 1
+            }
+            try output.write(Self.rewrite(record, replacing: replacements))
+            if !record.isBlank { summary.rows += 1 }
+        }
+        summary.values += batch.values.count
     }
 
     /// The indexes of the fields to tokenize in `record` (empty fields stay as they
@@ -239,34 +289,13 @@ struct CSVTokenizer {
     }
 }
 
-/// Collects output and writes it in large chunks.
-final class BufferedWriter {
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-
-    init(handle: FileHandle) {
-        self.handle = handle
-        buffer.reserveCapacity(1 << 20)
-    }
-
-    func write(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 20 { flush() }
-    }
-
-    func flush() {
-        guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
-    }
-}
-
 /// Rows done, rate, time left and a bar on standard error, when it is a terminal.
 final class Progress {
     private let enabled: Bool
     private let totalBytes: Int?
     private let started = Date()
     private var lastDrawn = Date.distantPast
+    private var drawn = false
 
     init(enabled: Bool, totalBytes: Int?) {
         self.enabled = enabled
@@ -276,9 +305,12 @@ final class Progress {
     func update(rows: Int, bytes: Int) {
         guard enabled, Date().timeIntervalSince(lastDrawn) >= 0.25 else { return }
         lastDrawn = Date()
+        drawn = true
         let elapsed = max(0.001, Date().timeIntervalSince(started))
-        let rate = Double(rows) / elapsed
-        var line = String(format: "\r%9d rows  %8.0f rows/s", rows, rate)
+        var line = "\r" + RunSummary.count(rows, "row").leftPadded(to: 14)
+        if elapsed >= RunSummary.shortestRunWithARate {
+            line += String(format: "  %8.0f rows/s", Double(rows) / elapsed)
+        }
         if let totalBytes, totalBytes > 0 {
             let fraction = min(1, Double(bytes) / Double(totalBytes))
             let width = 24
@@ -287,11 +319,17 @@ final class Progress {
             line += "  [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
             line += String(format: " %3.0f%%  %4.0f s left", fraction * 100, left)
         }
-        FileHandle.standardError.write(Data(line.utf8))
+        Console.errorText(line)
     }
 
     func finish() {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        guard enabled, drawn else { return }
+        Console.errorText("\r\u{1B}[K")
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -8,24 +8,22 @@ import ZeroPiiTransport
 enum DemoCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         var options = ServerConnection.Options()
-        var index = 0
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--help", "-h":
+        var scanner = ArgumentScanner(arguments)
+        while let argument = scanner.next() {
+            switch argument {
+            case .option("--help"), .option("-h"):
                 print(Usage.demo)
                 return 0
-            case "--data-dir":
-                guard index + 1 < arguments.count else {
-                    Usage.fail("--data-dir needs a directory", hint: "run 'zeropii demo --help'")
+            case .option("--data-dir"):
+                guard let directory = scanner.value() else {
+                    Usage.fail("--data-dir needs a directory", hint: "run 'zeropii help demo'")
                     return 2
                 }
-                options.dataDirectory = arguments[index + 1]
-                index += 1
-            default:
-                Usage.fail("unknown option '\(arguments[index])'", hint: "run 'zeropii demo --help'")
+                options.dataDirectory = directory
+            case .option(let name), .plain(let name):
+                Usage.fail("unknown option '\(name)'", hint: "run 'zeropii help demo'")
                 return 2
             }
-            index += 1
         }
 
         // A transport that records what travels, in front of the real one.
@@ -34,9 +32,9 @@ enum DemoCommand {
         configuration.transport = wire
         let connection: ServerConnection
         do {
-            connection = try ServerConnection.open(options, configuration: configuration, announce: true)
+            connection = try await ServerConnection.open(options, configuration: configuration, announce: true)
         } catch {
-            FileHandle.standardError.write(Data("zeropii: \(error)\n".utf8))
+            Console.error("zeropii: \(error)")
             return 1
         }
         defer { connection.close() }

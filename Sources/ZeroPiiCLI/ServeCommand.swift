@@ -67,15 +67,14 @@ enum ServeCommand {
         do {
             server = try MockTokenizationServer(configuration: configuration)
         } catch {
-            FileHandle.standardError.write(Data("zeropii: the server could not start: \(error)\n".utf8))
+            Console.error("zeropii: \(ServerStartFailure.describe(error, host: configuration.host, port: configuration.port))")
             return 1
         }
         if server.vault.droppedBytes > 0 {
-            FileHandle.standardError.write(Data("zeropii: dropped a torn last record (\(server.vault.droppedBytes) bytes) from the data file\n".utf8))
+            Console.error("zeropii: dropped a torn last record (\(server.vault.droppedBytes) bytes) from the data file")
         }
         // Written unbuffered, so a script reading the port sees it at once.
-        FileHandle.standardOutput.write(
-            Data("zeropii mock server listening on \(server.baseURL.absoluteString) (\(server.vault.count) values in the vault)\n".utf8))
+        Console.output("zeropii mock server listening on \(server.baseURL.absoluteString) (\(server.vault.count) values in the vault)")
 
         let stopped = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []
@@ -88,7 +87,7 @@ enum ServeCommand {
         }
         stopped.wait()
         server.stop()
-        FileHandle.standardOutput.write(Data("zeropii mock server stopped\n".utf8))
+        Console.output("zeropii mock server stopped")
         return 0
     }
 }

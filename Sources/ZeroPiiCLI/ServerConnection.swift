@@ -12,6 +12,8 @@ struct ServerConnection {
     let sdk: ZeroPiiSDK
     let embeddedServer: MockTokenizationServer?
     let retries: CountingRetryPolicy
+    /// The API's URL for messages, without user, password or query.
+    let displayURL: String
 
     struct Options {
         var apiURL: String?
@@ -19,7 +21,41 @@ struct ServerConnection {
         var tokenURL: String?
         var clientID: String?
         var dataDirectory: String?
+
+        /// The usage error in this combination of options, if there is one.
+        func problem(environment: [String: String]) -> String? {
+            guard let apiURL else {
+                if accessToken != nil || tokenURL != nil || clientID != nil {
+                    return "--access-token, --token-url and --client-id go with --api-url"
+                }
+                return nil
+            }
+            guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                return "--api-url needs an http or https URL, for example https://api.example.com/"
+            }
+            if (tokenURL == nil) != (clientID == nil) {
+                return "--token-url and --client-id go together"
+            }
+            if accessToken != nil { return nil }
+            if let tokenURL {
+                guard let url = URL(string: tokenURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                    return "--token-url needs an http or https URL"
+                }
+                if environment[ServerConnection.clientSecretVariable]?.isEmpty ?? true {
+                    return "--token-url needs the client secret in \(ServerConnection.clientSecretVariable)"
+                }
+                return nil
+            }
+            if !(environment[ServerConnection.accessTokenVariable]?.isEmpty ?? true) { return nil }
+            return "--api-url needs --access-token TOKEN (or \(ServerConnection.accessTokenVariable)), or --token-url URL with --client-id ID"
+        }
     }
+
+    /// The environment variable that holds the client secret for `--token-url`.
+    static let clientSecretVariable = "ZEROPII_CLIENT_SECRET"
+    /// The environment variable that may hold the access token instead of
+    /// `--access-token` (which other users of the machine can see in `ps`).
+    static let accessTokenVariable = "ZEROPII_ACCESS_TOKEN"
 
     enum SetupError: Error, CustomStringConvertible {
         case usage(String)
@@ -32,7 +68,15 @@ struct ServerConnection {
         }
     }
 
-    static func open(_ options: Options, configuration: ZeroPiiConfiguration = ZeroPiiConfiguration(), announce: Bool) throws -> ServerConnection {
+    /// Connects to the API given in `options`, or starts the embedded server (and says
+    /// so on standard error when `announce` is set). With client credentials the first
+    /// access token is fetched here, so wrong credentials stop the run before any input
+    /// is sent.
+    static func open(
+        _ options: Options, configuration: ZeroPiiConfiguration = ZeroPiiConfiguration(), announce: Bool,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> ServerConnection {
+        if let problem = options.problem(environment: environment) { throw SetupError.usage(problem) }
         let retries = CountingRetryPolicy()
         var configuration = configuration
         configuration.callbackQueue = DispatchQueue(label: "zeropii.cli.callbacks")
@@ -40,28 +84,28 @@ struct ServerConnection {
             let provider: AccessTokenProvider
             if let token = options.accessToken {
                 provider = FixedTokenProvider(token: token)
-            } else if let tokenURL = options.tokenURL, let clientID = options.clientID {
-                guard let secret = ProcessInfo.processInfo.environment["ZEROPII_CLIENT_SECRET"], !secret.isEmpty else {
-                    throw SetupError.usage("--token-url needs the client secret in ZEROPII_CLIENT_SECRET")
+            } else if let tokenURL = options.tokenURL.flatMap(URL.init(string:)), let clientID = options.clientID {
+                let grant = ClientCredentialsGrant(
+                    tokenURL: tokenURL, clientID: clientID, clientSecret: environment[clientSecretVariable] ?? "")
+                let credentials = ClientCredentialsProvider(grant: grant)
+                do {
+                    try await credentials.prefetch()
+                } catch {
+                    throw SetupError.failed("\(error)")
                 }
-                guard let url = URL(string: tokenURL) else { throw SetupError.usage("--token-url is not a URL") }
-                let grant = ClientCredentialsGrant(tokenURL: url, clientID: clientID, clientSecret: secret)
-                provider = AsyncAccessTokenProvider { try await grant.requestToken() }
+                provider = credentials
             } else {
-                throw SetupError.usage("--api-url needs --access-token TOKEN, or --token-url URL with --client-id ID")
+                provider = FixedTokenProvider(token: environment[accessTokenVariable] ?? "")
             }
             let sdk = ZeroPiiSDK.initialize(
                 tokenProvider: provider, apiUrl: apiURL, logLevel: .off, retryPolicy: retries, configuration: configuration)
-            return ServerConnection(sdk: sdk, embeddedServer: nil, retries: retries)
-        }
-        if options.accessToken != nil || options.tokenURL != nil || options.clientID != nil {
-            throw SetupError.usage("--access-token, --token-url and --client-id go with --api-url")
+            return ServerConnection(sdk: sdk, embeddedServer: nil, retries: retries, displayURL: NetworkFailureText.redacted(apiURL))
         }
 
         // $HOME first: it is what users and CI set; Foundation's home lookup on Linux
         // reads the password database instead.
         let home =
-            ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.path
         let directory = options.dataDirectory ?? (home + "/.zeropii")
         do {
@@ -75,20 +119,20 @@ struct ServerConnection {
         do {
             server = try MockTokenizationServer(configuration: serverConfiguration)
         } catch {
-            throw SetupError.failed("the embedded server could not start: \(error)")
+            throw SetupError.failed(
+                "the embedded server could not start: "
+                    + ServerStartFailure.describe(error, host: serverConfiguration.host, port: serverConfiguration.port))
         }
         if announce {
-            FileHandle.standardError.write(
-                Data(
-                    "zeropii: no --api-url given; using the embedded mock server at \(server.baseURL.absoluteString) with its vault in \(directory)\n"
-                        .utf8))
+            Console.error(
+                "zeropii: no --api-url given; using the embedded mock server at \(server.baseURL.absoluteString) with its vault in \(directory)")
         }
         let provider = EmbeddedServerTokenProvider(server: server)
         let sdk = ZeroPiiSDK.initialize(
             tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off, retryPolicy: retries,
             configuration: configuration
         )
-        return ServerConnection(sdk: sdk, embeddedServer: server, retries: retries)
+        return ServerConnection(sdk: sdk, embeddedServer: server, retries: retries, displayURL: server.baseURL.absoluteString)
     }
 
     func close() {
@@ -135,12 +179,57 @@ final class EmbeddedServerTokenProvider: NSObject, AccessTokenProvider {
     }
 }
 
+/// Access tokens from a client-credentials grant. The first one is fetched before the
+/// run starts (``prefetch()``); a later failure (a refresh an hour on) is printed on
+/// standard error once, since the SDK reports it only as "the token provider reported
+/// an error".
+final class ClientCredentialsProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
+    // Sendable: `prefetched` and `reported` are guarded by `lock`; `grant` is immutable.
+    private let grant: ClientCredentialsGrant
+    private let lock = NSLock()
+    private var prefetched: AccessTokenInfo?
+    private var reported: Set<String> = []
+
+    init(grant: ClientCredentialsGrant) {
+        self.grant = grant
+    }
+
+    /// Fetches the first token.
+    /// - Throws: ``ClientCredentialsGrant/Failure`` with the reason in words.
+    func prefetch() async throws {
+        let token = try await grant.requestToken()
+        lock.withLock { prefetched = token }
+    }
+
+    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+        if let token = lock.withLock({ () -> AccessTokenInfo? in
+            defer { prefetched = nil }
+            return prefetched
+        }) {
+            completion(token, nil)
+            return
+        }
+        AsyncAccessTokenProvider { [self] in
+            do {
+                return try await grant.requestToken()
+            } catch {
+                let message = "\(error)"
+                if lock.withLock({ reported.insert(message).inserted }) { Console.error("zeropii: \(message)") }
+                throw error
+            }
+        }
+        .fetchToken(completion: completion)
+    }
+}
+
 /// The OAuth2 client-credentials flow (PROTOCOL.md section 8) against `tokenURL`.
 struct ClientCredentialsGrant: Sendable {
     let tokenURL: URL
     let clientID: String
     let clientSecret: String
 
+    /// Why no token came: the endpoint's URL (without secrets), its HTTP status and
+    /// error code, or the network failure in words. Never the secret.
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
@@ -148,18 +237,45 @@ struct ClientCredentialsGrant: Sendable {
     func requestToken() async throws -> AccessTokenInfo {
         var request = URLRequest(url: tokenURL)
         request.httpMethod = "POST"
+        request.timeoutInterval = 30
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         func encode(_ text: String) -> String {
             text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
         }
         request.httpBody = Data("grant_type=client_credentials&client_id=\(encode(clientID))&client_secret=\(encode(clientSecret))".utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200,
-            let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let token = json["access_token"] as? String
-        else {
-            throw Failure(description: "the token endpoint refused the client credentials")
+        let shownURL = NetworkFailureText.redacted(tokenURL)
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw Failure(description: "could not reach the token endpoint \(shownURL): \(NetworkFailureText.describe(error))")
         }
-        return AccessTokenInfo(token: token, expiresInSeconds: json["expires_in"] as? Int ?? 0)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        guard status == 200 else {
+            let code = Self.errorCode(in: json)
+            var text = "the token endpoint \(shownURL) answered \(status)" + (code.map { " \($0)" } ?? "")
+            if status == 401 || code == "invalid_client" || code == "unauthorized_client" {
+                text += ": check --client-id and \(ServerConnection.clientSecretVariable)"
+            } else if status == 404 {
+                text += ": check --token-url"
+            }
+            throw Failure(description: text)
+        }
+        guard let token = json?["access_token"] as? String, !token.isEmpty else {
+            throw Failure(description: "the token endpoint \(shownURL) answered 200 without an access_token")
+        }
+        return AccessTokenInfo(token: token, expiresInSeconds: json?["expires_in"] as? Int ?? 0)
+    }
+
+    /// The OAuth2 `error` (RFC 6749 section 5.2) or the mock server's `error.code`,
+    /// when it is a plain identifier (other server text is not passed on).
+    static func errorCode(in json: [String: Any]?) -> String? {
+        let code = (json?["error"] as? String) ?? ((json?["error"] as? [String: Any])?["code"] as? String)
+        guard let code, (1...64).contains(code.count),
+            code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") })
+        else { return nil }
+        return code
     }
 }

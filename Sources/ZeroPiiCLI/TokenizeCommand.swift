@@ -1,12 +1,17 @@
 import Foundation
 import ZeroPiiSDK
 
-/// `zeropii tokenize`: values from the command line, or columns of a CSV file.
+/// `zeropii tokenize`: values from the command line, one per line from a file or
+/// standard input, or columns of a CSV file.
 enum TokenizeCommand {
     struct Options {
         var values: [String] = []
+        /// A file of values, one per line (`-` for standard input).
+        var valuesPath: String?
         var csvPath: String?
         var columns: [String] = []
+        /// The CSV delimiter; nil to detect it from the header line.
+        var delimiter: UInt8?
         var outputPath = "-"
         var strict = false
         var concurrency = 4
@@ -14,59 +19,44 @@ enum TokenizeCommand {
         var connection = ServerConnection.Options()
     }
 
-    static func run(_ arguments: [String]) async -> Int32 {
+    static func run(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
         let options: Options
-        switch parse(arguments) {
+        switch parse(arguments, environment: environment) {
         case .help:
             print(Usage.tokenize)
             return 0
         case .failure(let message):
-            Usage.fail(message, hint: "run 'zeropii tokenize --help' for the options")
+            Usage.fail(message, hint: "run 'zeropii help tokenize' for the options")
             return 2
         case .options(let parsed):
             options = parsed
         }
+        let connect = { try await ServerConnection.open(options.connection, announce: !options.quiet, environment: environment) }
 
-        let connection: ServerConnection
+        if options.values.isEmpty {
+            // The input first, then the output: a missing input leaves no empty output behind.
+            let input: InputFile
+            let output: OutputFile
+            do {
+                input = try InputFile.open(options.csvPath ?? options.valuesPath ?? "-")
+                output = try OutputFile.create(options.outputPath)
+            } catch {
+                Console.error("zeropii: \(error)")
+                return 1
+            }
+            if options.csvPath != nil {
+                return await CSVTokenizer(options: options, output: output, connect: connect).run(input: input)
+            }
+            return await ValueTokenizer(options: options, output: output, connect: connect).run(.lines(input))
+        }
+        let output: OutputFile
         do {
-            connection = try ServerConnection.open(options.connection, announce: !options.quiet)
-        } catch let error as ServerConnection.SetupError {
-            if case .usage(let message) = error {
-                Usage.fail(message, hint: "run 'zeropii tokenize --help' for the options")
-                return 2
-            }
-            FileHandle.standardError.write(Data("zeropii: \(error.description)\n".utf8))
-            return 1
+            output = try OutputFile.create(options.outputPath)
         } catch {
+            Console.error("zeropii: \(error)")
             return 1
         }
-        defer { connection.close() }
-
-        if let csvPath = options.csvPath {
-            return await CSVTokenizer(options: options, sdk: connection.sdk, retries: connection.retries).run(inputPath: csvPath)
-        }
-        return await tokenizeValues(options.values, sdk: connection.sdk)
-    }
-
-    /// Prints one token per value, in order; failures go to standard error by position.
-    private static func tokenizeValues(_ values: [String], sdk: ZeroPiiSDK) async -> Int32 {
-        var status: Int32 = 0
-        var offset = 0
-        while offset < values.count {
-            let chunk = Array(values[offset..<min(values.count, offset + ZeroPiiSDK.maximumBatchSize)])
-            let result = await sdk.batchTokenize(chunk)
-            if result.isSuccess {
-                print(result.results.map(\.token).joined(separator: "\n"))
-            } else {
-                FileHandle.standardError.write(
-                    Data(
-                        "zeropii: values \(offset + 1) to \(offset + chunk.count) could not be tokenized: \(result.errorMessage ?? "unknown error")\n"
-                            .utf8))
-                status = 1
-            }
-            offset += chunk.count
-        }
-        return status
+        return await ValueTokenizer(options: options, output: output, connect: connect).run(.arguments(options.values))
     }
 
     enum Parsed {
@@ -75,68 +65,90 @@ enum TokenizeCommand {
         case failure(String)
     }
 
-    static func parse(_ arguments: [String]) -> Parsed {
+    /// The delimiters `--delimiter` takes, by the name given on the command line.
+    static let delimiters: [String: UInt8] = [
+        ",": UInt8(ascii: ","), ";": UInt8(ascii: ";"), "|": UInt8(ascii: "|"), "tab": UInt8(ascii: "\t"), "\t": UInt8(ascii: "\t"),
+        "\\t": UInt8(ascii: "\t"),
+    ]
+
+    static func parse(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Parsed {
         var options = Options()
-        var index = 0
-        func value(_ option: String) -> String? {
-            index += 1
-            guard index < arguments.count else { return nil }
-            let next = arguments[index]
-            return next.hasPrefix("--") ? nil : next
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--help", "-h": return .help
+        var scanner = ArgumentScanner(arguments)
+        var readsStandardInput = false
+        while let argument = scanner.next() {
+            guard case .option(let option) = argument else {
+                if case .plain(let value) = argument {
+                    if value == "-" && !scanner.optionsEnded {
+                        readsStandardInput = true
+                    } else {
+                        options.values.append(value)
+                    }
+                }
+                continue
+            }
+            switch option {
+            case "--help", "-h", "--strict", "--quiet":
+                if scanner.flagHasValue { return .failure("\(option) takes no value") }
+                if option == "--strict" { options.strict = true }
+                if option == "--quiet" { options.quiet = true }
+                if option == "--help" || option == "-h" { return .help }
             case "--csv":
-                guard let path = value(argument) else { return .failure("--csv needs a file (or '-' for standard input)") }
+                guard let path = scanner.value() else { return .failure("--csv needs a file (or '-' for standard input)") }
                 options.csvPath = path
+            case "--values-from":
+                guard let path = scanner.value() else { return .failure("--values-from needs a file (or '-' for standard input)") }
+                options.valuesPath = path
             case "--columns":
-                guard let list = value(argument) else { return .failure("--columns needs column names, for example --columns email,phone") }
+                guard let list = scanner.value() else { return .failure("--columns needs column names, for example --columns email,phone") }
                 options.columns = list.split(separator: ",").map { String($0) }
                 if options.columns.isEmpty { return .failure("--columns needs at least one column name") }
+            case "--delimiter":
+                guard let name = scanner.value(), let delimiter = delimiters[name] else {
+                    return .failure("--delimiter takes ',' ';' '|' or 'tab'")
+                }
+                options.delimiter = delimiter
             case "--output":
-                guard let path = value(argument) else { return .failure("--output needs a file (or '-' for standard output)") }
+                guard let path = scanner.value() else { return .failure("--output needs a file (or '-' for standard output)") }
                 options.outputPath = path
-            case "--strict": options.strict = true
-            case "--quiet": options.quiet = true
             case "--concurrency":
-                guard let text = value(argument), let number = Int(text), (1...64).contains(number) else {
+                guard let text = scanner.value(), let number = Int(text), (1...64).contains(number) else {
                     return .failure("--concurrency needs a number from 1 to 64")
                 }
                 options.concurrency = number
             case "--api-url":
-                guard let url = value(argument) else { return .failure("--api-url needs a URL") }
+                guard let url = scanner.value() else { return .failure("--api-url needs a URL") }
                 options.connection.apiURL = url
             case "--access-token":
-                guard let token = value(argument) else { return .failure("--access-token needs a token") }
+                guard let token = scanner.value() else { return .failure("--access-token needs a token") }
                 options.connection.accessToken = token
             case "--token-url":
-                guard let url = value(argument) else { return .failure("--token-url needs a URL") }
+                guard let url = scanner.value() else { return .failure("--token-url needs a URL") }
                 options.connection.tokenURL = url
             case "--client-id":
-                guard let id = value(argument) else { return .failure("--client-id needs an id") }
+                guard let id = scanner.value() else { return .failure("--client-id needs an id") }
                 options.connection.clientID = id
             case "--data-dir":
-                guard let path = value(argument) else { return .failure("--data-dir needs a directory") }
+                guard let path = scanner.value() else { return .failure("--data-dir needs a directory") }
                 options.connection.dataDirectory = path
-            case "--":
-                options.values.append(contentsOf: arguments[(index + 1)...])
-                index = arguments.count
-                continue
             default:
-                if argument.hasPrefix("--") { return .failure("unknown option '\(argument)'") }
-                options.values.append(argument)
+                return .failure("unknown option '\(option)'")
             }
-            index += 1
         }
+        if readsStandardInput {
+            if !options.values.isEmpty { return .failure("give values or '-' (values from standard input), not both") }
+            if options.valuesPath != nil { return .failure("give '-' or --values-from, not both") }
+            options.valuesPath = "-"
+        }
+        let sources = [!options.values.isEmpty, options.valuesPath != nil, options.csvPath != nil].filter { $0 }.count
+        if sources > 1 { return .failure("give one input: values, '-', --values-from FILE or --csv FILE") }
+        if sources == 0 { return .failure("nothing to tokenize: give values, '-' (standard input), --values-from FILE or --csv FILE --columns ...") }
         if options.csvPath != nil {
-            if !options.values.isEmpty { return .failure("give either values or --csv, not both") }
             if options.columns.isEmpty { return .failure("--csv needs --columns") }
         } else {
             if !options.columns.isEmpty { return .failure("--columns goes with --csv") }
-            if options.values.isEmpty { return .failure("nothing to tokenize: give values or --csv FILE --columns ...") }
+            if options.delimiter != nil { return .failure("--delimiter goes with --csv") }
         }
+        if let problem = options.connection.problem(environment: environment) { return .failure(problem) }
         return .options(options)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiSDK
 
 /// Help texts and usage errors.
 enum Usage {
@@ -7,14 +8,20 @@ enum Usage {
 
         Usage:
           zeropii tokenize VALUE...                      print one token per value
+          zeropii tokenize -                             tokenize standard input, one value per line
           zeropii tokenize --csv FILE --columns a,b      tokenize columns of a CSV file
           zeropii demo                                   a one-minute tour of the SDK
           zeropii serve [options]                        run the mock tokenization server
+          zeropii help [COMMAND]                         this help, or a command's options
+          zeropii version                                the version (also --version)
 
         Without --api-url, tokenize and demo use an embedded mock server whose vault is
         kept in ~/.zeropii, so tokens stay the same from run to run.
 
-        Run 'zeropii <command> --help' for a command's options.
+        Options take their value as '--name value' or '--name=value'. Data goes to
+        standard output; progress, notes and errors to standard error.
+
+        Run 'zeropii help <command>' for a command's options.
         """
 
     static let serve = """
@@ -41,29 +48,51 @@ enum Usage {
         zeropii tokenize: replace values with format-preserving tokens
 
         Usage: zeropii tokenize [options] VALUE...
+               zeropii tokenize [options] -                 (or --values-from FILE)
                zeropii tokenize [options] --csv FILE --columns NAME[,NAME...] [--output FILE]
 
         Input:
           VALUE...                 values to tokenize; one token per line on standard output
+          -                        read values from standard input, one per line (streamed;
+                                   an empty line gives an empty line; use '--' before a
+                                   value that is a lone '-')
+          --values-from FILE       read values from FILE, one per line ('-' for standard input)
           --csv FILE               a CSV file with a header row ('-' for standard input)
-          --columns a,b            the columns to tokenize; every other byte is copied as is
-          --output FILE            where the rewritten CSV goes ('-', the default, for standard output)
+          --columns a,b            the columns to tokenize; every other byte is copied as is.
+                                   A name that differs only in case from a column is used,
+                                   with a note
+          --delimiter D            the CSV delimiter: ',' ';' '|' or 'tab'. Without it, the
+                                   one of these found most often on the header line (outside
+                                   quotes); on a tie the earlier in that list; ',' if none
+          --output FILE            where the rewritten CSV or the tokens go ('-', the default,
+                                   for standard output)
           --strict                 stop at the first malformed row instead of reporting it and going on
+
+        CSV as spreadsheets write it: a UTF-8 byte-order mark is kept; blank lines are
+        copied as they are; CRLF or LF line endings and quoting are kept. A quote never
+        closed takes in the rest of the file; the report names the line it was opened on
+        and the lines it took.
 
         Server (default: the embedded mock server):
           --api-url URL            the tokenization API
-          --access-token TOKEN     a bearer token for it
+          --access-token TOKEN     a bearer token for it (or set ZEROPII_ACCESS_TOKEN, which
+                                   unlike an argument does not show in 'ps')
           --token-url URL          or a client-credentials token endpoint, with
           --client-id ID           the client id; the secret is read from ZEROPII_CLIENT_SECRET
           --data-dir DIR           the embedded server's vault directory (default ~/.zeropii)
 
         Tuning and output:
           --concurrency N          batches in flight at once (default 4)
-          --quiet                  no progress and no summary on standard error
+          --quiet                  no progress, banner or summary on standard error
           -h, --help               show this help
 
+        Tokens go to standard output; progress, notes and the summary to standard error.
+        If the reader of the output goes away (| head), the run stops quietly with status
+        141, as cat does.
+
         Exit status: 0 when everything was tokenized, 1 when some rows or values could not
-        be (reported by line number, never by value), 2 for a usage error.
+        be (reported by line number, never by value) or a file could not be read or
+        written, 2 for a usage error.
         """
 
     static let demo = """
@@ -76,8 +105,23 @@ enum Usage {
         envelope's fields, never the plaintext).
         """
 
+    /// What `zeropii version` and `zeropii --version` print: the SDK's version.
+    static var version: String { "zeropii \(ZeroPiiSDK.version)" }
+
+    /// The help for `command`, or nil when there is no such command.
+    static func help(for command: String) -> String? {
+        switch command {
+        case "tokenize": return tokenize
+        case "serve": return serve
+        case "demo": return demo
+        case "help": return main
+        case "version": return "zeropii version: print the version of zeropii and the ZeroPii SDK it is built with"
+        default: return nil
+        }
+    }
+
     /// Prints a usage error and a hint to standard error.
     static func fail(_ message: String, hint: String) {
-        FileHandle.standardError.write(Data("zeropii: \(message)\n\(hint)\n".utf8))
+        Console.error("zeropii: \(message)\n\(hint)")
     }
 }

@@ -27,7 +27,7 @@ import ZeroPiiTransport
 /// `stale_request` 400 corrects the clock offset from the server's `Date` and replays
 /// once. 429, 5xx and network failures go to the ``/ZeroPiiRetry/RetryPolicy``.
 final class TokenizationClient: Sendable {
-    static let sdkVersion = "1.0.0"
+    static let sdkVersion = ZeroPiiSDK.version
 
     private let baseURL: URL?
     private let transport: any HTTPTransport

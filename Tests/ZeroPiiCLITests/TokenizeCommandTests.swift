@@ -127,11 +127,10 @@ struct CircuitBreakerTests {
             options.outputPath = directory + "/out.csv"
             options.connection.apiURL = "http://127.0.0.1:9/"
             options.connection.accessToken = "t"
-            let connection = try ServerConnection.open(options.connection, configuration: configuration, announce: false)
-            defer { connection.close() }
+            let connection = try await ServerConnection.open(options.connection, configuration: configuration, announce: false)
 
-            let status = await CSVTokenizer(options: options, sdk: connection.sdk, retries: connection.retries)
-                .run(inputPath: directory + "/in.csv")
+            let status = await CSVTokenizer(options: options, output: try OutputFile.create(options.outputPath)) { connection }
+                .run(input: try InputFile.open(directory + "/in.csv"))
             #expect(status == 1)
             let output = try String(contentsOfFile: directory + "/out.csv", encoding: .utf8)
             #expect(output == "email\n")  // nothing untokenized was written

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Notes, progress and errors on standard error, written with POSIX `write`.
+///
+/// FileHandle's `write` traps when the descriptor is closed or its reader has gone;
+/// a message about a run must never be the thing that crashes it, so a failed write
+/// here is dropped.
+enum Console {
+    /// Writes `line` and a line break to standard error.
+    static func error(_ line: String) {
+        writeAll(Array((line + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes `text` as it is to standard error (progress redraws its line with `\r`).
+    static func errorText(_ text: String) {
+        writeAll(Array(text.utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes `text` and a line break to standard output, unbuffered (a script reading
+    /// the serve command's address sees it at once); a closed output is ignored.
+    static func output(_ text: String) {
+        writeAll(Array((text + "\n").utf8), to: STDOUT_FILENO)
+    }
+
+    /// True when standard error is a terminal (progress is drawn only there).
+    static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Writes every byte unless the descriptor fails; returns the `errno` of a failure.
+    @discardableResult
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    /// The system's words for `code`, starting in lower case to sit inside a sentence.
+    static func reason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        guard let first = text.first else { return "error \(code)" }
+        return first.lowercased() + text.dropFirst()
+    }
+}

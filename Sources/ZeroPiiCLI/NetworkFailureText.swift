@@ -1,0 +1,66 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Network failures and URLs in words a person can act on.
+enum NetworkFailureText {
+    /// What went wrong, for the URL errors people meet first.
+    static func describe(_ code: URLError.Code) -> String {
+        switch code {
+        case .cannotConnectToHost: return "connection refused"
+        case .timedOut: return "timed out"
+        case .cannotFindHost, .dnsLookupFailed: return "host not found"
+        case .networkConnectionLost: return "the connection was lost"
+        case .notConnectedToInternet: return "no network connection"
+        case .secureConnectionFailed: return "the TLS handshake failed"
+        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return "the server's TLS certificate is not trusted"
+        case .badURL, .unsupportedURL: return "the URL cannot be used"
+        case .badServerResponse, .cannotParseResponse: return "the answer was not HTTP"
+        default: return "network error \(code.rawValue)"
+        }
+    }
+
+    /// Any error from a URLSession call, in words.
+    static func describe(_ error: Error) -> String {
+        if let urlError = error as? URLError { return describe(urlError.code) }
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain { return describe(code: nsError.code) }
+        return "the request failed"
+    }
+
+    /// The SDK's failure message with a URL error number ("the connection failed
+    /// (URLError -1004)") put in words ("connection refused").
+    static func describe(_ message: String) -> String {
+        guard let range = message.range(of: #"the connection failed \(URLError -?[0-9]+\)"#, options: .regularExpression) else {
+            return message
+        }
+        let number = message[range].filter { $0 == "-" || $0.isNumber }
+        guard let code = Int(number) else { return message }
+        return message.replacingCharacters(in: range, with: describe(code: code))
+    }
+
+    /// A URL error number in words.
+    static func describe(code: Int) -> String {
+        // Optional on Linux, not on Apple platforms.
+        let known: URLError.Code? = URLError.Code(rawValue: code)
+        return known.map { describe($0) } ?? "network error \(code)"
+    }
+
+    /// The URL without what may be a secret (user, password, query, fragment).
+    static func redacted(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "the given URL" }
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? "the given URL"
+    }
+
+    /// The URL text without what may be a secret.
+    static func redacted(_ text: String) -> String {
+        URL(string: text).map { redacted($0) } ?? "the given URL"
+    }
+}

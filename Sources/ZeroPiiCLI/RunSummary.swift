@@ -1,0 +1,37 @@
+import Foundation
+
+/// The line `zeropii tokenize --csv` prints on standard error at the end of a run.
+struct RunSummary: Equatable {
+    var rows = 0
+    var values = 0
+    var created = 0
+    var existing = 0
+    var blankLines = 0
+    var retries = 0
+    var failedRows = 0
+    var elapsed: TimeInterval = 0
+
+    /// A rate over less than a second, or over no rows, says nothing; it is left out.
+    static let shortestRunWithARate: TimeInterval = 1
+
+    var text: String {
+        var parts = [
+            Self.count(rows, "row"),
+            Self.count(values, "value") + " (\(Self.count(created, "new token")), \(existing) existing)",
+        ]
+        if blankLines > 0 { parts.append(Self.count(blankLines, "blank line") + " passed through") }
+        parts.append(Self.count(retries, "retry", plural: "retries"))
+        parts.append(Self.count(failedRows, "row") + " failed")
+        var time = String(format: "%.1f s", elapsed)
+        if elapsed >= Self.shortestRunWithARate && rows > 0 {
+            time += String(format: " (%.0f rows/s)", Double(rows) / elapsed)
+        }
+        parts.append(time)
+        return "zeropii: " + parts.joined(separator: ", ")
+    }
+
+    /// "1 row", "2 rows", "0 rows".
+    static func count(_ number: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
+    }
+}

@@ -1,0 +1,163 @@
+import ZeroPiiSDK
+
+/// Tokenizes values given on the command line or read one per line (`tokenize -`,
+/// `--values-from FILE`) and prints one token per line, in order.
+///
+/// Lines stream through in batches of up to 1000 with several in flight, so a file of
+/// any length runs in flat memory. When the input is a terminal or a pipe with nothing
+/// more waiting, what has been read is sent and answered at once instead of waiting
+/// for a full batch. An empty line gives an empty line. A value that cannot be
+/// tokenized is reported on standard error by its position (never by value), is left
+/// out of the output, and makes the exit status 1.
+final class ValueTokenizer {
+    enum Source {
+        case arguments([String])
+        case lines(InputFile)
+    }
+
+    private let options: TokenizeCommand.Options
+    private let output: OutputFile
+    private let connect: () async throws -> ServerConnection
+    private var connection: ServerConnection?
+    private var inFlight: [(Batch, Task<BatchTokenizeResult, Never>)] = []
+    private var failed = false
+    /// "value" for arguments, "line" for lines read.
+    private var positionName = "value"
+
+    private struct Batch {
+        /// Each position with its value; nil for an empty line, passed through.
+        var items: [(position: Int, value: String?)] = []
+        var values: [String] = []
+    }
+
+    init(options: TokenizeCommand.Options, output: OutputFile, connect: @escaping () async throws -> ServerConnection) {
+        self.options = options
+        self.output = output
+        self.connect = connect
+    }
+
+    /// Tokenizes every value of `source`; returns the exit status.
+    func run(_ source: Source) async -> Int32 {
+        defer {
+            for (_, task) in inFlight { task.cancel() }
+            connection?.close()
+        }
+        do {
+            switch source {
+            case .arguments(let values):
+                var batch = Batch()
+                for (offset, value) in values.enumerated() {
+                    try await add(position: offset + 1, value: value, to: &batch)
+                }
+                try await dispatch(batch)
+            case .lines(let input):
+                positionName = "line"
+                try await tokenizeLines(of: input)
+            }
+            try await drain()
+            try output.flush()
+            return failed ? 1 : 0
+        } catch is OutputClosedError {
+            return OutputClosedError.exitStatus
+        } catch {
+            Console.error("zeropii: \(error)")
+            return 1
+        }
+    }
+
+    private func tokenizeLines(of input: InputFile) async throws {
+        var reader = LineReader { try input.read(maximum: 64 << 10) }
+        var batch = Batch()
+        while true {
+            if let line = reader.nextBufferedLine() {
+                switch line {
+                case .text(let number, let value):
+                    try await add(position: number, value: value, to: &batch)
+                case .tooLong(let number):
+                    Console.error("zeropii: line \(number) is longer than 4096 bytes; it was left out")
+                    failed = true
+                }
+                continue
+            }
+            if reader.isAtEnd { break }
+            if !input.isReadyToRead {
+                // Someone is typing, or a producer is slow: answer what came so far.
+                try await dispatch(batch)
+                batch = Batch()
+                try await drain()
+                try output.flush()
+            }
+            try reader.fill()
+        }
+        try await dispatch(batch)
+    }
+
+    private func add(position: Int, value: String, to batch: inout Batch) async throws {
+        if value.isEmpty {
+            batch.items.append((position, nil))
+        } else if value.utf8.count > 4096 {
+            Console.error("zeropii: \(positionName) \(position) is longer than 4096 bytes; it was left out")
+            failed = true
+            return
+        } else {
+            batch.items.append((position, value))
+            batch.values.append(value)
+        }
+        if batch.values.count >= ZeroPiiSDK.maximumBatchSize {
+            try await dispatch(batch)
+            batch = Batch()
+        }
+    }
+
+    private func dispatch(_ batch: Batch) async throws {
+        guard !batch.items.isEmpty else { return }
+        guard !batch.values.isEmpty else {
+            try finish(batch, nil)
+            return
+        }
+        if connection == nil { connection = try await connect() }
+        guard let sdk = connection?.sdk else { return }
+        let values = batch.values
+        inFlight.append((batch, Task { await sdk.batchTokenize(values) }))
+        if inFlight.count >= options.concurrency {
+            let (oldest, task) = inFlight.removeFirst()
+            try finish(oldest, await task.value)
+        }
+    }
+
+    private func drain() async throws {
+        while !inFlight.isEmpty {
+            let (batch, task) = inFlight.removeFirst()
+            try finish(batch, await task.value)
+        }
+    }
+
+    private func finish(_ batch: Batch, _ result: BatchTokenizeResult?) throws {
+        let tokens: [String]?
+        if let result {
+            if result.isSuccess && result.results.count == batch.values.count {
+                tokens = result.results.map(\.token)
+            } else {
+                let reason = NetworkFailureText.describe(result.errorMessage ?? "the server's answer did not match the request")
+                let positions = batch.items.filter { $0.value != nil }.map(\.position)
+                let first = positions.first ?? 0
+                let last = positions.last ?? 0
+                let which = first == last ? "\(positionName) \(first)" : "\(positionName)s \(first) to \(last)"
+                Console.error("zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?"))")
+                failed = true
+                tokens = nil
+            }
+        } else {
+            tokens = []
+        }
+        var next = 0
+        for item in batch.items {
+            if item.value == nil {
+                try output.write([UInt8(ascii: "\n")])
+            } else if let tokens {
+                try output.write(Array((tokens[next] + "\n").utf8))
+                next += 1
+            }
+        }
+    }
+}
