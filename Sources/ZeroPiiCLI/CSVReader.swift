@@ -8,7 +8,7 @@
 /// says it was there, so it can be written back).
 ///
 /// Without a delimiter given, it is detected from the header line: of `,` `;` tab and
-/// `|`, the one found most often outside quotes on the first line; on a tie the
+/// `|`, the one found most often outside quotes on the first line that is not blank; on a tie the
 /// earlier in that list; when none is found (a single column), `,`.
 ///
 /// A record that breaks the rules (a quote inside an unquoted field, text after a
@@ -99,6 +99,13 @@ struct CSVReader {
                 if buffer.count - position > maximumRecordBytes { return .malformed(try skipOversizedRecord()) }
                 try refill()
             case .record(let end, let fields, let lines):
+                if end - position > maximumRecordBytes {
+                    // Whole in one chunk, but over the limit all the same.
+                    let problem = Malformed(lines: line...(line + lines - 1), reason: "the row is longer than \(maximumRecordBytes) bytes")
+                    line += lines
+                    position = end
+                    return .malformed(problem)
+                }
                 let record = Record(bytes: Array(buffer[position..<end]), fields: fields, line: line)
                 line += lines
                 position = end
@@ -135,6 +142,7 @@ struct CSVReader {
         guard detectsDelimiter else { return }
         var counts: [UInt8: Int] = [:]
         var inQuotes = false
+        var lineHasText = false
         var scanned = position
         scanning: while true {
             while scanned < buffer.count {
@@ -143,9 +151,11 @@ struct CSVReader {
                 if byte == Self.quote {
                     inQuotes.toggle()
                 } else if !inQuotes {
-                    if byte == Self.lineFeed { break scanning }
+                    // Blank lines before the header are passed over.
+                    if byte == Self.lineFeed && lineHasText { break scanning }
                     if Self.detectableDelimiters.contains(byte) { counts[byte, default: 0] += 1 }
                 }
+                if byte != Self.lineFeed && byte != Self.carriageReturn { lineHasText = true }
             }
             if exhausted || buffer.count - position >= maximumRecordBytes { break }
             let shift = position

@@ -97,3 +97,131 @@ struct CSVReaderTests {
         #expect(CSVTokenizer.valueIndexes(records[2], columns: [1]) == nil)
     }
 }
+
+/// The CSV dialects spreadsheets write: a byte-order mark, `;` tab and `|`, blank
+/// lines, and the reports for quotes never closed and records too long to hold.
+struct CSVDialectTests {
+    @Test(arguments: [1, 2, 3, 5, 1 << 20])
+    func aByteOrderMarkIsReadPastAndRemembered(chunkSize: Int) {
+        let body = Array("id;Email\r\n1;a@b.io\r\n".utf8)
+        let (items, reader) = CSVReaderTests.read(CSVReader.byteOrderMark + body, chunkSize: chunkSize, delimiter: nil)
+        let records = CSVReaderTests.records(items)
+        #expect(reader.hasByteOrderMark)
+        #expect(reader.delimiter == UInt8(ascii: ";"))
+        #expect(records.first?.fields.map(\.value) == ["id", "Email"])
+        #expect(records.flatMap(\.bytes) == body)
+        #expect(records.map(\.line) == [1, 2])
+
+        let (_, plain) = CSVReaderTests.read(body, chunkSize: chunkSize, delimiter: nil)
+        #expect(!plain.hasByteOrderMark)
+    }
+
+    @Test(arguments: [
+        ("a;b;c\n1;2;3\n", ";"), ("a\tb\n", "\t"), ("a|b|c\n", "|"), ("a,b\n", ","), ("email\nx;y\n", ","),
+        // Most often wins; a tie goes to the earlier of , ; tab |.
+        ("a;b;c,d\n", ";"), ("a,b;c\n", ","), ("a|b\tc\n", "\t"),
+        // Quoted delimiters do not count; blank lines before the header are passed over.
+        ("\"x,y,z\";b\n", ";"), ("\r\n\na;b\n", ";"),
+    ])
+    func theDelimiterIsDetectedFromTheHeaderLine(text: String, expected: String) {
+        for chunkSize in [1, 4, 1 << 20] {
+            let (_, reader) = CSVReaderTests.read(Array(text.utf8), chunkSize: chunkSize, delimiter: nil)
+            #expect(reader.delimiter == UInt8(ascii: Unicode.Scalar(expected)!), "\(text.debugDescription) in chunks of \(chunkSize)")
+        }
+    }
+
+    @Test func aGivenDelimiterIsUsedAsIs() {
+        let (items, reader) = CSVReaderTests.read(Array("a;b,c|d\n1;2,3|4\n".utf8), delimiter: UInt8(ascii: "|"))
+        #expect(reader.delimiter == UInt8(ascii: "|"))
+        #expect(CSVReaderTests.records(items).map { $0.fields.map(\.value) } == [["a;b,c", "d"], ["1;2,3", "4"]])
+    }
+
+    @Test func blankLinesAreBlankRecords() {
+        let records = CSVReaderTests.records(CSVReaderTests.read("a,b\n\n1,2\r\n\r\n\"\"\n"))
+        #expect(records.map(\.isBlank) == [false, true, false, true, false])
+        #expect(records.map(\.line) == [1, 2, 3, 4, 5])
+        #expect(records[3].bytes == Array("\r\n".utf8))
+    }
+
+    @Test(arguments: [1, 3, 1 << 20])
+    func anUnclosedQuoteNamesTheLineItOpenedOnAndTheLinesItTook(chunkSize: Int) {
+        // The record starts on line 2; its second field is quoted over two lines; the
+        // third opens a quote on line 3 that never closes.
+        let text = "a,b,c\n1,\"x\ny\",\"open\nmore\nlast\n"
+        let problems = CSVReaderTests.malformed(CSVReaderTests.read(text, chunkSize: chunkSize))
+        #expect(
+            problems == [
+                CSVReader.Malformed(lines: 2...5, reason: "a quoted field opened on line 3 is never closed, so it took in the rest of the input")
+            ])
+        // Without a final line break the last line is still counted.
+        let unterminated = CSVReaderTests.malformed(CSVReaderTests.read("a\n\"x\ny", chunkSize: chunkSize))
+        #expect(unterminated.map(\.lines) == [2...3])
+    }
+
+    @Test(arguments: [1, 7, 1 << 20])
+    func aRecordOverTheLimitIsSkippedAndReadingGoesOn(chunkSize: Int) {
+        let long = String(repeating: "x", count: 40)
+        let text = "a,b\n1,\"\(long)\n\(long)\"\n2,3\n4,\(long)\n5,6\n"
+        let items = CSVReaderTests.read(text, chunkSize: chunkSize, maximumRecordBytes: 32)
+        #expect(
+            CSVReaderTests.malformed(items) == [
+                CSVReader.Malformed(lines: 2...3, reason: "the row is longer than 32 bytes"),
+                CSVReader.Malformed(lines: 5...5, reason: "the row is longer than 32 bytes"),
+            ])
+        let records = CSVReaderTests.records(items)
+        #expect(records.map { $0.fields.map(\.value) } == [["a", "b"], ["2", "3"], ["5", "6"]])
+        #expect(records.map(\.line) == [1, 4, 6])
+
+        let unclosed = CSVReaderTests.malformed(CSVReaderTests.read("a\n1\n\"\(long)\n\(long)\n", chunkSize: chunkSize, maximumRecordBytes: 32))
+        #expect(
+            unclosed == [
+                CSVReader.Malformed(lines: 3...4, reason: "a quoted field opened on line 3 is never closed, so it took in the rest of the input")
+            ])
+    }
+
+    struct ReadFailure: Error {}
+
+    @Test func aReadErrorIsThrown() {
+        var calls = 0
+        var reader = CSVReader(delimiter: nil) {
+            calls += 1
+            if calls == 1 { return Array("a,b\n1,".utf8) }
+            throw ReadFailure()
+        }
+        #expect(throws: ReadFailure.self) {
+            while try reader.next() != nil {}
+        }
+    }
+}
+
+struct CSVColumnsTests {
+    @Test func exactNamesWinAndCaseOnlyMatchesComeWithANote() throws {
+        let names = ["id", "Email", "email", "Phone"]
+        #expect(try CSVColumns.resolve(["email", "id"], in: names).get() == CSVColumns.Resolution(indexes: [2, 0], notes: []))
+        let folded = try CSVColumns.resolve(["phone"], in: names).get()
+        #expect(folded.indexes == [3])
+        #expect(folded.notes == ["the CSV has no column 'phone'; using 'Phone', which differs only in case"])
+    }
+
+    @Test func unknownNamesGetASuggestion() {
+        let names = ["id", "email", "phone", "EMAIL2"]
+        guard case .failure(let typo) = CSVColumns.resolve(["emial"], in: names) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(typo.message == "the CSV has no column 'emial'; did you mean 'email'?")
+        #expect(typo.hint == "its columns are: 'id', 'email', 'phone', 'EMAIL2'")
+        guard case .failure(let ambiguous) = CSVColumns.resolve(["Id"], in: ["ID", "id"]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(ambiguous.message == "the CSV has no column 'Id'; did you mean 'ID' or 'id'?")
+        guard case .failure(let unknown) = CSVColumns.resolve(["zip"], in: names) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(unknown.message == "the CSV has no column 'zip'")
+        #expect(CSVColumns.editDistance(Array("phone"), Array("phnoe")) == 1)
+        #expect(CSVColumns.editDistance(Array("kitten"), Array("sitting")) == 3)
+    }
+}

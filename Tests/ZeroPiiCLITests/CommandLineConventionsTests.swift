@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import ZeroPiiCLI
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+struct ArgumentConventionsTests {
+    static func options(_ arguments: [String], environment: [String: String] = [:]) -> TokenizeCommand.Options? {
+        if case .options(let options) = TokenizeCommand.parse(arguments, environment: environment) { return options }
+        return nil
+    }
+
+    static func failure(_ arguments: [String], environment: [String: String] = [:]) -> String? {
+        if case .failure(let message) = TokenizeCommand.parse(arguments, environment: environment) { return message }
+        return nil
+    }
+
+    @Test func optionsTakeTheirValueWithEqualsToo() {
+        let options = Self.options(["--csv=in.csv", "--columns=email,phone", "--delimiter=;", "--output=out.csv", "--concurrency=2"])
+        #expect(options?.csvPath == "in.csv" && options?.columns == ["email", "phone"])
+        #expect(options?.delimiter == UInt8(ascii: ";") && options?.outputPath == "out.csv" && options?.concurrency == 2)
+        #expect(Self.options(["--csv", "in.csv", "--columns", "a", "--delimiter", "tab"])?.delimiter == UInt8(ascii: "\t"))
+        #expect(Self.failure(["--quiet=yes", "x"]) == "--quiet takes no value")
+        #expect(Self.failure(["--csv=", "--columns", "a"]) == "--csv needs a file (or '-' for standard input)")
+        #expect(Self.failure(["--csv", "f", "--columns", "a", "--delimiter", ":"]) == "--delimiter takes ',' ';' '|' or 'tab'")
+        #expect(Self.failure(["--delimiter", ";", "x"]) == "--delimiter goes with --csv")
+    }
+
+    @Test func aDashReadsStandardInputAndDoubleDashMakesItAValue() {
+        #expect(Self.options(["-"])?.valuesPath == "-")
+        #expect(Self.options(["--values-from", "values.txt"])?.valuesPath == "values.txt")
+        let literal = Self.options(["--", "-", "--not-an-option"])
+        #expect(literal?.valuesPath == nil && literal?.values == ["-", "--not-an-option"])
+        #expect(Self.failure(["-", "x"]) == "give values or '-' (values from standard input), not both")
+        #expect(
+            Self.failure(["--values-from", "f", "--csv", "g", "--columns", "a"]) == "give one input: values, '-', --values-from FILE or --csv FILE")
+    }
+
+    @Test func theAccessTokenMayComeFromTheEnvironment() {
+        #expect(
+            Self.failure(["--api-url", "https://api.test/", "x"])
+                == "--api-url needs --access-token TOKEN (or ZEROPII_ACCESS_TOKEN), or --token-url URL with --client-id ID")
+        #expect(Self.options(["--api-url", "https://api.test/", "x"], environment: ["ZEROPII_ACCESS_TOKEN": "t"]) != nil)
+        #expect(Self.failure(["--api-url", "not a url", "--access-token", "t", "x"]) != nil)
+        #expect(Self.failure(["--access-token", "t", "x"]) == "--access-token, --token-url and --client-id go with --api-url")
+        // Set for other tools, it does not get in the way of the embedded server.
+        #expect(Self.options(["x"], environment: ["ZEROPII_ACCESS_TOKEN": "t"]) != nil)
+        #expect(
+            Self.failure(["--api-url", "https://api.test/", "--token-url", "https://api.test/oauth/token", "--client-id", "c", "x"])
+                == "--token-url needs the client secret in ZEROPII_CLIENT_SECRET")
+    }
+
+    @Test func serveGetsEqualsValuesSplitUpToTheDoubleDash() {
+        #expect(
+            CommandLineInterface.splittingInlineValues(["--port=0", "--client=a:b=c", "--admin", "--", "--x=y"]) == [
+                "--port", "0", "--client", "a:b=c", "--admin", "--", "--x=y",
+            ])
+    }
+
+    @Test func everyCommandHasItsHelp() {
+        #expect(Usage.help(for: "tokenize") == Usage.tokenize)
+        #expect(Usage.help(for: "serve") == Usage.serve)
+        #expect(Usage.help(for: "demo") == Usage.demo)
+        #expect(Usage.help(for: "frobnicate") == nil)
+        for option in ["--delimiter", "--values-from", "ZEROPII_ACCESS_TOKEN", "--name=value"] {
+            #expect((Usage.tokenize + Usage.main).contains(option), "\(option) is not in the help")
+        }
+    }
+}
+
+struct MessagesPeopleCanActOnTests {
+    @Test func theSummaryCountsInTheRightNumberAndShowsARateOnlyWhenItMeansSomething() {
+        var summary = RunSummary(rows: 1, values: 1, created: 1, existing: 0, retries: 1, failedRows: 1, elapsed: 0.05)
+        #expect(summary.text == "zeropii: 1 row, 1 value (1 new token, 0 existing), 1 retry, 1 row failed, 0.1 s")
+        summary = RunSummary(rows: 3000, values: 6000, created: 2, existing: 5998, blankLines: 2, retries: 0, failedRows: 0, elapsed: 2)
+        #expect(
+            summary.text
+                == "zeropii: 3000 rows, 6000 values (2 new tokens, 5998 existing), 2 blank lines passed through, 0 retries, 0 rows failed, 2.0 s (1500 rows/s)"
+        )
+        #expect(RunSummary().text == "zeropii: 0 rows, 0 values (0 new tokens, 0 existing), 0 retries, 0 rows failed, 0.0 s")
+    }
+
+    @Test func networkFailuresAreWords() {
+        #expect(
+            NetworkFailureText.describe("the network request failed: the connection failed (URLError -1004)")
+                == "the network request failed: connection refused")
+        #expect(NetworkFailureText.describe("the connection failed (URLError -1003)") == "host not found")
+        #expect(NetworkFailureText.describe("the connection failed (URLError -99999)") == "network error -99999")
+        #expect(NetworkFailureText.describe("the request timed out") == "the request timed out")
+        #expect(NetworkFailureText.describe(URLError(.timedOut)) == "timed out")
+        #expect(
+            NetworkFailureText.redacted(URL(string: "https://user:s3cret@api.test:8443/v1/?key=s3cret#x")!) == "https://api.test:8443/v1/")
+    }
+
+    @Test func aPortInUseSaysWhatToDo() {
+        #expect(
+            ServerStartFailure.describe(POSIXError(.EADDRINUSE), host: "127.0.0.1", port: 8080)
+                == "port 8080 is in use; choose another with --port or use --port 0")
+        #expect(
+            ServerStartFailure.describe(POSIXError(.EINVAL), host: "::1", port: 8080) == "'::1' is not an IPv4 address; give --host such as 127.0.0.1"
+        )
+    }
+
+    @Test func theTokenEndpointsErrorCodeIsPassedOnOnlyWhenItIsAnIdentifier() {
+        #expect(ClientCredentialsGrant.errorCode(in: ["error": "invalid_client"]) == "invalid_client")
+        #expect(ClientCredentialsGrant.errorCode(in: ["error": ["code": "invalid_client", "message": "m"]]) == "invalid_client")
+        #expect(ClientCredentialsGrant.errorCode(in: ["error": "the secret s3cret is wrong"]) == nil)
+        #expect(ClientCredentialsGrant.errorCode(in: nil) == nil)
+    }
+}
