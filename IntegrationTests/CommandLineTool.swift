@@ -6,6 +6,8 @@ struct CommandLineTool {
         let status: Int32
         let output: String
         let errorOutput: String
+        /// Standard output as bytes, for byte-exact comparisons.
+        let outputBytes: Data
     }
 
     static var executable: URL {
@@ -17,22 +19,60 @@ struct CommandLineTool {
         return bundleDirectory.appendingPathComponent("zeropii")
     }
 
-    /// Runs to completion with no standard input.
-    static func run(_ arguments: [String]) throws -> Finished {
+    /// Runs to completion with `input` on standard input (none when nil) and
+    /// `environment` added to this process's.
+    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> Finished {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
         try process.run()
+        if let input {
+            // Written from another thread, so a large input cannot block on a full pipe
+            // while the tool waits for its output to be read.
+            Thread.detachNewThread {
+                try? inputPipe.fileHandleForWriting.write(contentsOf: input)
+                try? inputPipe.fileHandleForWriting.close()
+            }
+        }
+        // Standard error is read on another thread while this one reads standard output,
+        // so neither pipe can fill up and stall the tool.
+        let errorOutput = Collected()
+        Thread.detachNewThread { errorOutput.finish(errors.fileHandleForReading.readDataToEndOfFile()) }
         let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        let errData = errorOutput.wait()
         process.waitUntilExit()
         return Finished(
-            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self), errorOutput: String(decoding: errData, as: UTF8.self)
+            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+            errorOutput: String(decoding: errData, as: UTF8.self),
+            outputBytes: outData
         )
+    }
+}
+
+/// Bytes read on another thread, handed over once.
+final class Collected: @unchecked Sendable {
+    // Sendable: `data` is guarded by `condition`.
+    private let condition = NSCondition()
+    private var data: Data?
+
+    func finish(_ bytes: Data) {
+        condition.lock()
+        data = bytes
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait() -> Data {
+        condition.lock()
+        defer { condition.unlock() }
+        while data == nil { condition.wait() }
+        return data ?? Data()
     }
 }

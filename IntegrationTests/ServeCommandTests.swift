@@ -116,10 +116,26 @@ struct TokenizeAgainstAnotherProcessTests {
         ]
         refused.environment = ProcessInfo.processInfo.environment.merging(["ZEROPII_CLIENT_SECRET": "wrong"]) { $1 }
         refused.standardOutput = FileHandle.nullDevice
-        refused.standardError = FileHandle.nullDevice
+        let refusal = Pipe()
+        refused.standardError = refusal
         try refused.run()
+        let refusalText = String(decoding: refusal.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         refused.waitUntilExit()
         #expect(refused.terminationStatus == 1)
+        #expect(
+            refusalText
+                == "zeropii: the token endpoint \(address)oauth/token answered 401 invalid_client: check --client-id and ZEROPII_CLIENT_SECRET\n")
+
+        // An access token in the environment instead of on the command line, where `ps` shows it.
+        var tokenRequest = URLRequest(url: try #require(URL(string: String(address) + "oauth/token")))
+        tokenRequest.httpMethod = "POST"
+        tokenRequest.httpBody = Data("grant_type=client_credentials&client_id=cli-test&client_secret=cli-secret".utf8)
+        let (tokenBody, _) = try await URLSession.shared.data(for: tokenRequest)
+        let accessToken = try #require((try JSONSerialization.jsonObject(with: tokenBody) as? [String: Any])?["access_token"] as? String)
+        let fromEnvironment = try CommandLineTool.run(
+            ["tokenize", "--api-url", String(address), "alice@example.com"], environment: ["ZEROPII_ACCESS_TOKEN": accessToken])
+        #expect(fromEnvironment.status == 0)
+        #expect(fromEnvironment.output == tokens[0] + "\n")
     }
 }
 

@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+import ZeroPiiMockServer
+import ZeroPiiSDK
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `zeropii` as people run it from a shell: pipes, spreadsheet CSVs, standard input,
+/// unreadable files and the messages for what goes wrong. Each test runs the built
+/// binary with its own vault directory.
+struct TokenizeCommandLineTests {
+    /// A fresh directory, removed by the caller.
+    static func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "zeropii-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// The tokens the vault in `directory` holds for `values`, from `zeropii tokenize VALUE...`.
+    static func tokens(_ values: [String], directory: String) throws -> [String] {
+        let finished = try CommandLineTool.run(["tokenize", "--quiet", "--data-dir", directory + "/data"] + values)
+        try #require(finished.status == 0, "\(finished.errorOutput)")
+        return finished.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    @Test func aClosedOutputPipeEndsTheRunQuietly() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let rows = (0..<20_000).map { "\($0),user\($0)@example.com" }.joined(separator: "\n")
+        try ("id,email\n" + rows + "\n").write(toFile: directory + "/big.csv", atomically: true, encoding: .utf8)
+
+        // `zeropii tokenize --csv big.csv --columns email | head -1`: read one line, then
+        // close the pipe as head does.
+        let process = Process()
+        process.executableURL = CommandLineTool.executable
+        process.arguments = ["tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", directory + "/big.csv", "--columns", "email"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine.append(chunk)
+        }
+        try output.fileHandleForReading.close()
+        let errorOutput = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        #expect(String(decoding: firstLine.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self) == "id,email")
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 141)
+        #expect(errorOutput == "", "nothing on standard error, no backtrace: \(errorOutput.prefix(500))")
+    }
+
+    @Test func anExcelCSVWithAByteOrderMarkAndSemicolonsRoundTripsByteExact() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let emails = ["alice@example.com", "bob;smith@example.com", "carol@example.com"]
+        func file(_ email: [String]) -> Data {
+            let text =
+                "id;Email;note\r\n1;\(email[0]);\"a; b\"\r\n\r\n2;\"\(email[1])\";\"say \"\"hi\"\"\"\r\n3;;empty\r\n4;\(email[2]);\"two\r\nlines\"\r\n"
+            return Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8)
+        }
+        try file(emails).write(to: URL(fileURLWithPath: directory + "/excel.csv"))
+        let finished = try CommandLineTool.run([
+            "tokenize", "--quiet", "--data-dir=\(directory)/data", "--csv=\(directory)/excel.csv", "--columns=Email",
+        ])
+        #expect(finished.status == 0, "\(finished.errorOutput)")
+        #expect(finished.errorOutput == "")
+        let tokens = try Self.tokens(emails, directory: directory)
+        #expect(tokens.count == 3 && tokens != emails)
+        #expect(finished.outputBytes == file(tokens))
+
+        // The same file with the delimiter given.
+        let given = try CommandLineTool.run([
+            "tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", directory + "/excel.csv", "--columns", "Email", "--delimiter", ";",
+        ])
+        #expect(given.outputBytes == file(tokens))
+    }
+
+    @Test func blankLinesPassThroughAndAnUnclosedQuoteIsReportedWithItsLines() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "email\r\na@x.io\r\n\r\n\"open\r\nb@x.io\r\nc@x.io\r\n".write(toFile: directory + "/in.csv", atomically: true, encoding: .utf8)
+        let finished = try CommandLineTool.run(["tokenize", "--data-dir", directory + "/data", "--csv", directory + "/in.csv", "--columns", "email"])
+        let token = try Self.tokens(["a@x.io"], directory: directory)[0]
+        #expect(finished.status == 1)
+        #expect(finished.output == "email\r\n\(token)\r\n\r\n")
+        let lines = finished.errorOutput.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains(
+                "zeropii: lines 4 to 6 are malformed (a quoted field opened on line 4 is never closed, so it took in the rest of the input); the rows were left out"
+            ))
+        #expect(
+            lines.contains {
+                $0.hasPrefix("zeropii: 1 row, 1 value (1 new token, 0 existing), 1 blank line passed through, 0 retries, 1 row failed, ")
+            })
+        #expect(lines.last == "zeropii: failed rows on lines 4-6")
+        #expect(!finished.errorOutput.contains("a@x.io") && !finished.errorOutput.contains("b@x.io"))
+    }
+
+    @Test func anEmptyInputPrintsTheSummaryAndStartsNoServer() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(FileManager.default.createFile(atPath: directory + "/empty.csv", contents: Data()))
+        let finished = try CommandLineTool.run([
+            "tokenize", "--data-dir", directory + "/data", "--csv", directory + "/empty.csv", "--columns", "email",
+        ])
+        #expect(finished.status == 0)
+        #expect(finished.output == "")
+        #expect(finished.errorOutput == "zeropii: 0 rows, 0 values (0 new tokens, 0 existing), 0 retries, 0 rows failed, 0.0 s\n")
+    }
+
+    @Test func columnsMatchIgnoringCaseWithANoteAndUnknownOnesGetASuggestion() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "ID,Email\n1,a@x.io\n".write(toFile: directory + "/in.csv", atomically: true, encoding: .utf8)
+        let base = ["tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", directory + "/in.csv"]
+        let folded = try CommandLineTool.run(base + ["--columns", "email"])
+        #expect(folded.status == 0)
+        #expect(folded.errorOutput == "zeropii: note: the CSV has no column 'email'; using 'Email', which differs only in case\n")
+        #expect(folded.output.hasPrefix("ID,Email\n1,") && !folded.output.contains("a@x.io"))
+
+        let typo = try CommandLineTool.run(base.filter { $0 != "--quiet" } + ["--columns", "emial"])
+        #expect(typo.status == 2)
+        #expect(typo.errorOutput == "zeropii: the CSV has no column 'emial'; did you mean 'Email'?\nits columns are: 'ID', 'Email'\n")
+        // The usage error came before the embedded server started: no banner.
+        #expect(!typo.errorOutput.contains("embedded mock server"))
+    }
+
+    @Test func aDashReadsValuesFromStandardInputOnePerLine() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let expected = try Self.tokens(["a@x.io", "42"], directory: directory)
+        let finished = try CommandLineTool.run(
+            ["tokenize", "--quiet", "--data-dir", directory + "/data", "-"], input: Data("a@x.io\r\n\n42\n".utf8))
+        #expect(finished.status == 0, "\(finished.errorOutput)")
+        #expect(finished.output == "\(expected[0])\n\n\(expected[1])\n")
+
+        try "42\na@x.io".write(toFile: directory + "/values.txt", atomically: true, encoding: .utf8)
+        let fromFile = try CommandLineTool.run(["tokenize", "--quiet", "--data-dir", directory + "/data", "--values-from=\(directory)/values.txt"])
+        #expect(fromFile.output == "\(expected[1])\n\(expected[0])\n")
+    }
+
+    @Test func anUnreadableInputIsOneLineAndStatus1() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (path, reason) in [(directory, "it is a folder, not a file"), (directory + "/missing.csv", "no such file or directory")] {
+            let finished = try CommandLineTool.run(["tokenize", "--data-dir", directory + "/data", "--csv", path, "--columns", "email"])
+            #expect(finished.status == 1)
+            #expect(finished.output == "")
+            #expect(finished.errorOutput == "zeropii: cannot read '\(path)': \(reason)\n")
+        }
+        let folderOfValues = try CommandLineTool.run(["tokenize", "--values-from", directory])
+        #expect(folderOfValues.status == 1)
+        #expect(folderOfValues.errorOutput == "zeropii: cannot read '\(directory)': it is a folder, not a file\n")
+    }
+
+    @Test func versionAndHelpFollowUnixHabits() throws {
+        let version = try CommandLineTool.run(["--version"])
+        #expect(version.status == 0 && version.output == "zeropii \(ZeroPiiSDK.version)\n")
+        #expect(try CommandLineTool.run(["version"]).output == version.output)
+        // The version is the one the CocoaPods spec releases.
+        let podspec = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("CleverTapZeroPiiSDK.podspec")
+        #expect(try String(contentsOf: podspec, encoding: .utf8).contains("spec.version      = '\(ZeroPiiSDK.version)'"))
+
+        let help = try CommandLineTool.run(["help", "tokenize"])
+        #expect(help.status == 0)
+        #expect(help.output == (try CommandLineTool.run(["tokenize", "--help"])).output)
+        #expect(help.output.contains("--delimiter") && help.output.contains("--values-from"))
+        let unknown = try CommandLineTool.run(["help", "frobnicate"])
+        #expect(unknown.status == 2 && unknown.errorOutput.contains("there is no command 'frobnicate'"))
+    }
+
+    @Test func aPortInUseSaysWhichAndWhatToDo() throws {
+        let occupant = try MockTokenizationServer()
+        defer { occupant.stop() }
+        let port = try #require(occupant.baseURL.port)
+        let finished = try CommandLineTool.run(["serve", "--port=\(port)"])
+        #expect(finished.status == 1)
+        #expect(finished.errorOutput == "zeropii: port \(port) is in use; choose another with --port or use --port 0\n")
+    }
+
+    @Test func aRefusedConnectionIsNamedWithTheURL() throws {
+        // Nothing listens on port 1; the access token comes from the environment.
+        let finished = try CommandLineTool.run(
+            ["tokenize", "--api-url", "http://127.0.0.1:1/", "a@x.io"], environment: ["ZEROPII_ACCESS_TOKEN": "not-a-secret-but-hidden"])
+        #expect(finished.status == 1)
+        #expect(finished.errorOutput.contains("value 1 could not be tokenized: the network request failed: connection refused (http://127.0.0.1:1/)"))
+        #expect(!finished.errorOutput.contains("not-a-secret-but-hidden") && !finished.errorOutput.contains("a@x.io"))
+    }
+}
