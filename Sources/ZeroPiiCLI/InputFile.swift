@@ -58,6 +58,15 @@ final class InputFile {
         return InputFile(name: "'\(path)'", descriptor: descriptor, ownsDescriptor: true, size: size)
     }
 
+    /// True when `path` names this very file (so writing it would destroy the input).
+    func isSameFile(asPath path: String) -> Bool {
+        guard path != "-" else { return false }
+        var mine = stat()
+        var other = stat()
+        guard fstat(descriptor, &mine) == 0, stat(path, &other) == 0 else { return false }
+        return mine.st_dev == other.st_dev && mine.st_ino == other.st_ino && (mine.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// The next bytes, up to `maximum`; nil at the end of the input.
     /// - Throws: ``FileAccessError`` when the read fails.
     func read(maximum: Int = 1 << 20) throws -> [UInt8]? {

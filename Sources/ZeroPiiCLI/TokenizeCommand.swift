@@ -39,6 +39,11 @@ enum TokenizeCommand {
             let output: OutputFile
             do {
                 input = try InputFile.open(options.csvPath ?? options.valuesPath ?? "-")
+                if input.isSameFile(asPath: options.outputPath) {
+                    Usage.fail(
+                        "--output '\(options.outputPath)' is the input file; writing it would destroy the input", hint: "choose another --output")
+                    return 2
+                }
                 output = try OutputFile.create(options.outputPath)
             } catch {
                 Console.error("zeropii: \(error)")
