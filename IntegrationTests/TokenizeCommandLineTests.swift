@@ -104,6 +104,34 @@ struct TokenizeCommandLineTests {
         #expect(!finished.errorOutput.contains("a@x.io") && !finished.errorOutput.contains("b@x.io"))
     }
 
+    @Test func rowsKeepTheirOrderWhenABatchHasNothingToSend() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A batch of values in flight, then a batch of rows whose email is empty and of
+        // blank lines: those must not overtake it.
+        let tokenized = (0..<1000).map { "\($0),u\($0)@x.io" }
+        let untouched = (0..<1000).map { "\($0)," } + Array(repeating: "", count: 100) + ["last,"]
+        try (["id,email"] + tokenized + untouched).joined(separator: "\n").appending("\n")
+            .write(toFile: directory + "/in.csv", atomically: true, encoding: .utf8)
+        let finished = try CommandLineTool.run([
+            "tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", directory + "/in.csv", "--columns", "email",
+        ])
+        #expect(finished.status == 0, "\(finished.errorOutput)")
+        let lines = finished.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 1 + tokenized.count + untouched.count + 1)
+        #expect(lines.first == "id,email")
+        #expect(lines[1...1000].allSatisfy { !$0.hasSuffix(",") && !$0.contains("@x.io") })
+        // Compared as a whole, so a failure prints one line instead of two thousand.
+        #expect(lines[1001...].elementsEqual(untouched + [""]), "the rows without values did not stay after the tokenized ones")
+
+        let values = try CommandLineTool.run(
+            ["tokenize", "--quiet", "--data-dir", directory + "/data", "-"],
+            input: Data(((0..<1000).map { "u\($0)@x.io" } + Array(repeating: "", count: 5000) + ["42"]).joined(separator: "\n").utf8))
+        let tokens = values.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(tokens.count == 1000 + 5000 + 1 + 1)
+        #expect(tokens[0..<1000].allSatisfy { $0.contains("@") } && tokens[1000..<6000].allSatisfy(\.isEmpty) && tokens[6000].count == 2)
+    }
+
     @Test func anEmptyInputPrintsTheSummaryAndStartsNoServer() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -79,7 +79,7 @@ final class CSVTokenizer {
         while !headerWritten, let item = try reader.next() {
             switch item {
             case .malformed(let problem):
-                Console.error("zeropii: the header row (\(Self.describe(problem.lines))) is malformed: \(problem.reason)")
+                Console.error("zeropii: the header row is malformed (\(Self.name(problem.lines)): \(problem.reason))")
                 return 1
             case .record(let header):
                 bytesRead += header.bytes.count
@@ -128,20 +128,22 @@ final class CSVTokenizer {
                     summary.blankLines += 1
                     batch.records.append(record)
                     batch.fieldIndexes.append([])
-                    continue
-                }
-                guard let indexes = Self.valueIndexes(record, columns: columnIndexes) else {
-                    Console.error("zeropii: line \(record.line) has too few fields or a value over 4096 bytes; the row was left out")
-                    noteFailed(record.line...record.line)
-                    if options.strict {
-                        stopped = true
-                        break reading
+                } else {
+                    guard let indexes = Self.valueIndexes(record, columns: columnIndexes) else {
+                        Console.error("zeropii: line \(record.line) has too few fields or a value over 4096 bytes; the row was left out")
+                        noteFailed(record.line...record.line)
+                        if options.strict {
+                            stopped = true
+                            break reading
+                        }
+                        continue
                     }
-                    continue
+                    batch.records.append(record)
+                    batch.fieldIndexes.append(indexes)
+                    batch.values.append(contentsOf: indexes.map { record.fields[$0].value })
                 }
-                batch.records.append(record)
-                batch.fieldIndexes.append(indexes)
-                batch.values.append(contentsOf: indexes.map { record.fields[$0].value })
+                // Blank lines count towards a batch's size too, so a long run of them is
+                // not held in memory.
                 if batch.records.count >= rowsPerBatch || batch.values.count + columnIndexes.count > ZeroPiiSDK.maximumBatchSize {
                     try await dispatch(batch)
                     batch = Batch()
@@ -151,10 +153,7 @@ final class CSVTokenizer {
         }
         // With --strict the rows before the malformed one are still written.
         if !batch.records.isEmpty { try await dispatch(batch) }
-        while !inFlight.isEmpty {
-            let (pending, task) = inFlight.removeFirst()
-            try finish(pending, await task.value)
-        }
+        try await drain()
         try output.flush()
         progress.finish()
 
@@ -188,11 +187,18 @@ final class CSVTokenizer {
 
     /// "line 3 is" or "lines 2 to 9 are".
     static func describe(_ lines: ClosedRange<Int>) -> String {
-        lines.count == 1 ? "line \(lines.lowerBound) is" : "lines \(lines.lowerBound) to \(lines.upperBound) are"
+        lines.count == 1 ? "\(name(lines)) is" : "\(name(lines)) are"
+    }
+
+    /// "line 3" or "lines 2 to 9".
+    static func name(_ lines: ClosedRange<Int>) -> String {
+        lines.count == 1 ? "line \(lines.lowerBound)" : "lines \(lines.lowerBound) to \(lines.upperBound)"
     }
 
     private func dispatch(_ full: Batch) async throws {
         if full.values.isEmpty {
+            // Nothing to send, but the batches still in flight come first.
+            try await drain()
             for record in full.records {
                 try output.write(record.bytes)
                 if !record.isBlank { summary.rows += 1 }
@@ -206,6 +212,14 @@ final class CSVTokenizer {
         if inFlight.count >= options.concurrency {
             let (oldest, task) = inFlight.removeFirst()
             try finish(oldest, await task.value)
+        }
+    }
+
+    /// Waits for every batch in flight and writes them out, oldest first.
+    private func drain() async throws {
+        while !inFlight.isEmpty {
+            let (pending, task) = inFlight.removeFirst()
+            try finish(pending, await task.value)
         }
     }
 

@@ -103,7 +103,9 @@ final class ValueTokenizer {
             batch.items.append((position, value))
             batch.values.append(value)
         }
-        if batch.values.count >= ZeroPiiSDK.maximumBatchSize {
+        // Empty lines count towards a batch's size too, so a long run of them is not
+        // held in memory.
+        if batch.values.count >= ZeroPiiSDK.maximumBatchSize || batch.items.count >= 4 * ZeroPiiSDK.maximumBatchSize {
             try await dispatch(batch)
             batch = Batch()
         }
@@ -112,6 +114,8 @@ final class ValueTokenizer {
     private func dispatch(_ batch: Batch) async throws {
         guard !batch.items.isEmpty else { return }
         guard !batch.values.isEmpty else {
+            // Nothing to send, but the batches still in flight come first.
+            try await drain()
             try finish(batch, nil)
             return
         }
