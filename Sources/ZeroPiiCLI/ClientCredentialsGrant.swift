@@ -1,0 +1,64 @@
+import Foundation
+import ZeroPiiSDK
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The OAuth2 client-credentials flow (PROTOCOL.md section 8) against `tokenURL`.
+struct ClientCredentialsGrant: Sendable {
+    let tokenURL: URL
+    let clientID: String
+    let clientSecret: String
+
+    /// Why no token came: the endpoint's URL (without secrets), its HTTP status and
+    /// error code, or the network failure in words. Never the secret.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func requestToken() async throws -> AccessTokenInfo {
+        var request = URLRequest(url: tokenURL)
+        request.httpMethod = "POST"
+        request.timeoutInterval = 30
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        func encode(_ text: String) -> String {
+            text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+        }
+        request.httpBody = Data("grant_type=client_credentials&client_id=\(encode(clientID))&client_secret=\(encode(clientSecret))".utf8)
+        let shownURL = NetworkFailureText.redacted(tokenURL)
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw Failure(description: "could not reach the token endpoint \(shownURL): \(NetworkFailureText.describe(error))")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        guard status == 200 else {
+            let code = Self.errorCode(in: json)
+            var text = "the token endpoint \(shownURL) answered \(status)" + (code.map { " \($0)" } ?? "")
+            if status == 401 || code == "invalid_client" || code == "unauthorized_client" {
+                text += ": check --client-id and \(ServerConnection.clientSecretVariable)"
+            } else if status == 404 {
+                text += ": check --token-url"
+            }
+            throw Failure(description: text)
+        }
+        guard let token = json?["access_token"] as? String, !token.isEmpty else {
+            throw Failure(description: "the token endpoint \(shownURL) answered 200 without an access_token")
+        }
+        return AccessTokenInfo(token: token, expiresInSeconds: json?["expires_in"] as? Int ?? 0)
+    }
+
+    /// The OAuth2 `error` (RFC 6749 section 5.2) or the mock server's `error.code`,
+    /// when it is a plain identifier (other server text is not passed on).
+    static func errorCode(in json: [String: Any]?) -> String? {
+        let code = (json?["error"] as? String) ?? ((json?["error"] as? [String: Any])?["code"] as? String)
+        guard let code, (1...64).contains(code.count),
+            code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") })
+        else { return nil }
+        return code
+    }
+}
