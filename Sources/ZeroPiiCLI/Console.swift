@@ -34,13 +34,16 @@ enum Console {
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(descriptor, base + offset, buffer.count - offset)
             }
             if written < 0 {
                 if errno == EINTR { continue }
                 return errno
             }
+            // No progress at all would loop for ever; report it as an I/O error.
+            if written == 0 { return EIO }
             offset += written
         }
         return nil
