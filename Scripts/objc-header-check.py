@@ -262,9 +262,11 @@ def generate_headers(scratch):
             + ["-o", os.path.join(spm, f"{module}.swiftmodule"), "-emit-objc-header-path", header],
             f"{module} does not compile with Objective-C interop")
         headers["SPM"][module] = header
-        # The module map Swift Package Manager writes for a Swift target's generated header.
+        # The module map Swift Package Manager writes for a Swift target's generated header
+        # (SwiftModuleBuildDescription.generateModuleMap): no `export *`, so a header's own
+        # @imports are not passed on to the code that imports it.
         with open(os.path.join(spm, f"{module}.modulemap"), "w", encoding="utf-8") as handle:
-            handle.write(f"module {module} {{\n    header \"{module}-Swift.h\"\n    export *\n}}\n")
+            handle.write(f"module {module} {{\n    header \"{module}-Swift.h\"\n    requires objc\n}}\n")
 
     pod_include = os.path.join(scratch, "cocoapods", "include")
     shutil.rmtree(os.path.dirname(pod_include), ignore_errors=True)
