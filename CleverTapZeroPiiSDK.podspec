@@ -42,6 +42,8 @@ Pod::Spec.new do |spec|
 
   spec.subspec 'Auth' do |auth|
     auth.source_files = 'Sources/ZeroPiiAuth/**/*.swift'
+    # Privacy manifests go in resource bundles, so that Xcode finds them in the app.
+    auth.resource_bundles = { 'ZeroPiiAuth_Privacy' => ['Sources/ZeroPiiAuth/PrivacyInfo.xcprivacy'] }
   end
 
   spec.subspec 'Retry' do |retry|
@@ -51,6 +53,7 @@ Pod::Spec.new do |spec|
   # The umbrella: the facade and the module apps import, on top of every other subspec.
   spec.subspec 'SDK' do |sdk|
     sdk.source_files = 'Sources/ZeroPiiSDK/**/*.swift', 'Sources/CleverTapZeroPiiSDK/**/*.swift'
+    sdk.resource_bundles = { 'CleverTapZeroPiiSDK_Privacy' => ['Sources/ZeroPiiSDK/PrivacyInfo.xcprivacy'] }
     sdk.dependency 'CleverTapZeroPiiSDK/Crypto'
     sdk.dependency 'CleverTapZeroPiiSDK/Models'
     sdk.dependency 'CleverTapZeroPiiSDK/Transport'

@@ -27,10 +27,13 @@ let package = Package(
         .target(name: "ZeroPiiModels", swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiTransport", swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiRetry", swiftSettings: strictConcurrency),
-        .target(name: "ZeroPiiAuth", swiftSettings: strictConcurrency),
+        // The privacy manifests that App Store submissions need from every SDK: what the SDK
+        // collects and the required-reason APIs it calls (PrivacyManifestTests checks them).
+        .target(name: "ZeroPiiAuth", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strictConcurrency),
         .target(
             name: "ZeroPiiSDK",
             dependencies: ["ZeroPiiModels", "ZeroPiiCrypto", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictConcurrency
         ),
         .target(name: "ZeroPiiMockServer", dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),

@@ -9,7 +9,11 @@ let package = Package(
     name: "ZeroPiiExamples",
     platforms: [.macOS(.v11), .iOS(.v14), .tvOS(.v14), .watchOS(.v7)],
     products: [
-        .executable(name: "tokenize-values", targets: ["TokenizeValues"])
+        .executable(name: "tokenize-values", targets: ["TokenizeValues"]),
+        // Products, so that Xcode gives the snippets schemes to build for the iOS Simulator
+        // (.github/workflows/ci.yml), where the UIKit and SwiftUI files compile.
+        .library(name: "AppSnippets", targets: ["AppSnippets"]),
+        .library(name: "ObjectiveCSnippets", targets: ["ObjectiveCSnippets"]),
     ],
     dependencies: [
         .package(name: "ZeroPii", path: "..")

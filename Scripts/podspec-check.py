@@ -5,8 +5,9 @@ CocoaPods compiles every subspec a Podfile pulls in into one module named after 
 unlike Swift Package Manager's module per target. So for each subspec this script gathers
 its source files and those of the subspecs it depends on, and type-checks them together as
 the single module `CleverTapZeroPiiSDK`, with warnings as errors. It also checks that the
-podspec's deployment targets are Package.swift's platforms and that every library module
-the SDK ships is in some subspec.
+podspec's deployment targets are Package.swift's platforms, that every library module
+the SDK ships is in some subspec, and that every privacy manifest (PrivacyInfo.xcprivacy)
+of those modules is in a subspec's resource_bundles.
 
 Usage: Scripts/podspec-check.py        (from anywhere; exits 1 on the first problem)
 """
@@ -92,6 +93,20 @@ def check_platforms(podspec):
         fail(f"the podspec names platforms {sorted(pod)}, Package.swift {sorted(spm)}")
 
 
+def check_privacy_manifests(podspec):
+    bundled = set()
+    for bundle, files in re.findall(r"\.resource_bundles = \{ '(\w+)' => \[([^\]]*)\] \}", podspec):
+        for path in re.findall(r"'([^']+)'", files):
+            if not os.path.isfile(os.path.join(ROOT, path)):
+                fail(f"resource bundle {bundle}: no file {path}")
+            bundled.add(path)
+    for target in SHIPPED_TARGETS:
+        manifest = f"Sources/{target}/PrivacyInfo.xcprivacy"
+        if os.path.isfile(os.path.join(ROOT, manifest)) and manifest not in bundled:
+            fail(f"{manifest} is in no subspec's resource_bundles")
+    print(f"podspec-check: privacy manifests in resource bundles: {', '.join(sorted(bundled))}")
+
+
 def main():
     podspec = read(f"{POD_MODULE}.podspec")
     check_platforms(podspec)
@@ -100,6 +115,7 @@ def main():
     if not default or default.group(1) not in subspecs:
         fail("default_subspec is missing or unknown")
 
+    check_privacy_manifests(podspec)
     covered = set(files_of(subspecs, subspecs))
     for target in SHIPPED_TARGETS:
         sources = glob.glob(os.path.join(ROOT, "Sources", target, "**", "*.swift"), recursive=True)

@@ -10,9 +10,15 @@ public class AccessTokenInfo: NSObject, @unchecked Sendable {
     // Sendable: both stored properties are immutable values.
 
     /// The bearer access token.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let token: String
     /// Seconds until expiry, counted from now. Zero or less means "use once": the
     /// token serves the requests waiting for it and is not cached.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let expiresInSeconds: Int
 
     /// A token and its remaining lifetime.

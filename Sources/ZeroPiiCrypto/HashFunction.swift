@@ -16,8 +16,9 @@ public protocol HashFunction {
     static var blockByteCount: Int { get }
 
     // The module name is needed to reach the protocol past this associated type, and it
-    // differs under CocoaPods, which compiles every subspec into CleverTapZeroPiiSDK.
-    #if SWIFT_PACKAGE
+    // differs under CocoaPods and in the XCFramework (Scripts/build-xcframework.sh), which
+    // compile every part of the SDK into the one module CleverTapZeroPiiSDK.
+    #if SWIFT_PACKAGE && !ZEROPII_SINGLE_MODULE
     /// The digest type the function produces.
     associatedtype Digest: ZeroPiiCrypto.Digest
     #else

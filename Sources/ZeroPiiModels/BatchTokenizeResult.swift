@@ -12,16 +12,31 @@ public class BatchTokenizeResult: NSObject, @unchecked Sendable {
     // Sendable: every stored property is an immutable value.
 
     /// `true` when every value was tokenized.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let isSuccess: Bool
     /// One item per input value, in input order (empty on error).
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let results: [BatchTokenItem]
     /// Aggregate counts (nil on error).
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let summary: BatchTokenizeSummary?
     /// A human-readable error (nil on success). It never contains a submitted value,
     /// a token or the access token.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let errorMessage: String?
     /// The HTTP status code when the server answered with an error; nil for errors
     /// found by the SDK itself or for network failures.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let httpStatusCode: NSNumber?
 
     /// A successful result.

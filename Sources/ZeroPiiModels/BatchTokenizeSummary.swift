@@ -8,10 +8,19 @@ public class BatchTokenizeSummary: NSObject, @unchecked Sendable {
     // Sendable: every stored property is an immutable value.
 
     /// Total values processed.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let processedCount: Int
     /// Values that already had a token.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let existingCount: Int
     /// Tokens created by this call.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let newlyCreatedCount: Int
 
     /// Counts for a batch.

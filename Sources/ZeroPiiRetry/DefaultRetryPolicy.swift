@@ -12,8 +12,14 @@ public final class DefaultRetryPolicy: NSObject, RetryPolicy, @unchecked Sendabl
     public static let retryableStatusCodes: Set<Int> = [429, 500, 502, 503, 504]
 
     /// How many retries after the first attempt.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let maximumRetries: Int
     /// The first delay; each later one doubles it.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
     public let baseDelayMs: Int
 
     /// The documented default: one retry, starting at 2 s.
@@ -22,6 +28,9 @@ public final class DefaultRetryPolicy: NSObject, RetryPolicy, @unchecked Sendabl
     }
 
     /// A policy with its own retry count and first delay.
+    #if canImport(ObjectiveC)
+    @objc(initWithMaximumRetries:baseDelayMs:)
+    #endif
     public init(maximumRetries: Int, baseDelayMs: Int) {
         self.maximumRetries = max(0, maximumRetries)
         self.baseDelayMs = max(0, baseDelayMs)

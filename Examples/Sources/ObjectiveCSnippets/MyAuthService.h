@@ -1,4 +1,4 @@
-#if defined(__APPLE__)
+#if defined(__APPLE__) || defined(ZEROPII_OBJC_CHECK)
 #import <Foundation/Foundation.h>
 
 NS_ASSUME_NONNULL_BEGIN

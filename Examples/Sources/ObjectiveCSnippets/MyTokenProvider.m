@@ -1,4 +1,4 @@
-#if defined(__APPLE__)
+#if defined(__APPLE__) || defined(ZEROPII_OBJC_CHECK)
 #import "MyAuthService.h"
 #import "ZeroPiiImport.h"
 
