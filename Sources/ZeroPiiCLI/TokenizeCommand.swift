@@ -5,6 +5,9 @@ import ZeroPiiSDK
 enum TokenizeCommand {
     struct Options {
         var values: [String] = []
+        /// How the values are read: as text (sent unchanged) or as numbers, sent as the
+        /// SDK sends a `Double` or `Float` (`1e7` → `1.0E7`), so they get the app's token.
+        var valueType = ValueType.string
         var csvPath: String?
         var columns: [String] = []
         var outputPath = "-"
@@ -69,6 +72,22 @@ enum TokenizeCommand {
         return status
     }
 
+    enum ValueType: String {
+        case string
+        case double
+        case float
+
+        /// The string the SDK would send for `text` read as this type, or nil when it is
+        /// not a finite number of that type.
+        func wireString(_ text: String) -> String? {
+            switch self {
+            case .string: return text
+            case .double: return Double(text).flatMap(WireValueFormat.string)
+            case .float: return Float(text).flatMap(WireValueFormat.string)
+            }
+        }
+    }
+
     enum Parsed {
         case options(Options)
         case help
@@ -98,6 +117,11 @@ enum TokenizeCommand {
             case "--output":
                 guard let path = value(argument) else { return .failure("--output needs a file (or '-' for standard output)") }
                 options.outputPath = path
+            case "--as":
+                guard let text = value(argument), let type = ValueType(rawValue: text) else {
+                    return .failure("--as needs string, double or float")
+                }
+                options.valueType = type
             case "--strict": options.strict = true
             case "--quiet": options.quiet = true
             case "--concurrency":
@@ -133,9 +157,17 @@ enum TokenizeCommand {
         if options.csvPath != nil {
             if !options.values.isEmpty { return .failure("give either values or --csv, not both") }
             if options.columns.isEmpty { return .failure("--csv needs --columns") }
+            if options.valueType != .string { return .failure("--as goes with values, not --csv") }
         } else {
             if !options.columns.isEmpty { return .failure("--columns goes with --csv") }
             if options.values.isEmpty { return .failure("nothing to tokenize: give values or --csv FILE --columns ...") }
+            for (position, text) in options.values.enumerated() {
+                // The position, never the value: values are personal data.
+                guard let wire = options.valueType.wireString(text) else {
+                    return .failure("value \(position + 1) is not a finite \(options.valueType.rawValue)")
+                }
+                options.values[position] = wire
+            }
         }
         return .options(options)
     }

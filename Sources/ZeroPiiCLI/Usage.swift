@@ -49,6 +49,8 @@ enum Usage {
           --columns a,b            the columns to tokenize; every other byte is copied as is
           --output FILE            where the rewritten CSV goes ('-', the default, for standard output)
           --strict                 stop at the first malformed row instead of reporting it and going on
+          --as string|double|float VALUEs as text (default), or as numbers sent the way the SDK
+                                   sends a Double or Float (1e7 as 1.0E7, as on Android)
 
         Server (default: the embedded mock server):
           --api-url URL            the tokenization API
