@@ -12,8 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-first="${1:-0x0}"
-end="${2:-0x100000000}"
+first=$((${1:-0}))
+end=$((${2:-0x100000000}))
 block=0x100000
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -28,22 +28,27 @@ fi
 swiftc -O -parse-as-library -module-name SwiftNumberStrings -o "$work/swift-number-strings" \
     Sources/ZeroPiiModels/*.swift Scripts/java/SwiftNumberStrings.swift
 
-start_time=$SECONDS
-java -cp "$work" JavaNumberStrings sweep "$first" "$end" "$block" "$work/java.hashes" &
-java_pid=$!
-"$work/swift-number-strings" sweep "$first" "$end" "$block" "$work/swift.hashes"
-wait "$java_pid"
-
+# In chunks of 2^26 patterns, each reported as it ends, so a long run shows progress.
+chunk=$((1 << 26))
 differences=0
-while read -r start; do
-    stop=$(printf '0x%x' $((0x$start + block)))
-    [ $((stop)) -gt $((end)) ] && stop="$end"
-    java -cp "$work" JavaNumberStrings range "0x$start" "$stop" "$work/java.range"
-    "$work/swift-number-strings" range "0x$start" "$stop" "$work/swift.range"
-    diff "$work/java.range" "$work/swift.range" > "$work/range.diff" || true
-    [ "$differences" -lt 10 ] && grep '^[<>]' "$work/range.diff" | head -20
-    differences=$((differences + $(grep -c '^>' "$work/range.diff" || true)))
-done < <(paste -d' ' "$work/java.hashes" "$work/swift.hashes" | awk '$2 != $4 { print $1 }')
+start_time=$SECONDS
+for ((chunk_start = first; chunk_start < end; chunk_start += chunk)); do
+    chunk_end=$((chunk_start + chunk < end ? chunk_start + chunk : end))
+    java -cp "$work" JavaNumberStrings sweep "$chunk_start" "$chunk_end" "$block" "$work/java.hashes" &
+    java_pid=$!
+    "$work/swift-number-strings" sweep "$chunk_start" "$chunk_end" "$block" "$work/swift.hashes"
+    wait "$java_pid"
+    while read -r block_start; do
+        block_end=$((0x$block_start + block < chunk_end ? 0x$block_start + block : chunk_end))
+        java -cp "$work" JavaNumberStrings range "0x$block_start" "$block_end" "$work/java.range"
+        "$work/swift-number-strings" range "0x$block_start" "$block_end" "$work/swift.range"
+        diff "$work/java.range" "$work/swift.range" > "$work/range.diff" || true
+        [ "$differences" -lt 10 ] && grep '^[<>]' "$work/range.diff" | head -20
+        differences=$((differences + $(grep -c '^>' "$work/range.diff" || true)))
+    done < <(paste -d' ' "$work/java.hashes" "$work/swift.hashes" | awk '$2 != $4 { print $1 }')
+    printf 'float-sweep: patterns 0x%08x..<0x%09x done after %d s, %d differences so far\n' \
+        "$first" "$chunk_end" $((SECONDS - start_time)) "$differences"
+done
 
 # Finite patterns: all but those with an all-ones exponent (NaN, the infinities).
 compared=$(python3 -c "

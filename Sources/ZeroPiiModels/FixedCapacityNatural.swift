@@ -104,13 +104,56 @@ struct FixedCapacityNatural {
 
     /// The quotient of `self / divisor` when it is small (a decimal digit), leaving the
     /// remainder in `self`.
+    ///
+    /// The quotient is first estimated from the two leading limbs of each number (off by
+    /// far less than 2^-40 relative), scaled down so that it is never too large, and
+    /// taken off in one multiply-and-subtract; the rest, at most one, by subtraction.
     mutating func divideReturningSmallQuotient(by divisor: FixedCapacityNatural) -> Int {
         var quotient = 0
+        let top = divisor.count - 1
+        if count >= divisor.count && top >= 1 {
+            let two64 = 18_446_744_073_709_551_616.0
+            func leading(_ number: FixedCapacityNatural) -> Double {
+                var value = 0.0
+                for index in stride(from: min(number.count - 1, top + 1), through: top - 1, by: -1) {
+                    value = value * two64 + Double(number.limbs[index])
+                }
+                return value
+            }
+            let estimate = Int(leading(self) / leading(divisor) * (1 - 0x1p-40))
+            if estimate > 0 {
+                subtract(divisor, times: UInt64(estimate))
+                quotient = estimate
+            }
+        }
         while compare(to: divisor) >= 0 {
             subtract(divisor)
             quotient += 1
         }
         return quotient
+    }
+
+    /// Subtracts `other × factor`, which must not be larger.
+    private mutating func subtract(_ other: FixedCapacityNatural, times factor: UInt64) {
+        var carry: UInt64 = 0
+        var borrow = false
+        for index in 0..<count {
+            var product: UInt64 = 0
+            if index < other.count {
+                let (high, low) = other.limbs[index].multipliedFullWidth(by: factor)
+                let (sum, overflow) = low.addingReportingOverflow(carry)
+                product = sum
+                carry = high &+ (overflow ? 1 : 0)
+            } else {
+                product = carry
+                carry = 0
+            }
+            let (partial, overflowA) = limbs[index].subtractingReportingOverflow(product)
+            let (difference, overflowB) = partial.subtractingReportingOverflow(borrow ? 1 : 0)
+            limbs[index] = difference
+            borrow = overflowA || overflowB
+        }
+        while count > 0 && limbs[count - 1] == 0 { count -= 1 }
     }
 
     /// -1, 0 or 1 as `self` is less than, equal to or greater than `other`.
