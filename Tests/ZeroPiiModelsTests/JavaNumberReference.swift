@@ -52,6 +52,7 @@ struct JavaNumberReference: Sendable {
         let input = try write(bits)
         let javaOutput = temporaryFile()
         let swiftOutput = temporaryFile()
+        defer { [input, javaOutput, swiftOutput].forEach { try? FileManager.default.removeItem(at: $0) } }
         async let javaRun: Void = Self.run(
             java, ["-cp", folder.path, "JavaNumberStrings", "hashes", kind.rawValue, input.path, String(block), javaOutput.path])
         async let swiftRun: Void = Self.run(swiftHelper, ["hashes", kind.rawValue, input.path, String(block), swiftOutput.path])
@@ -62,6 +63,7 @@ struct JavaNumberReference: Sendable {
     private func strings(from executable: URL, _ prefix: [String], _ kind: Kind, bits: Data) async throws -> [Substring] {
         let input = try write(bits)
         let output = temporaryFile()
+        defer { [input, output].forEach { try? FileManager.default.removeItem(at: $0) } }
         try await Self.run(executable, prefix + ["strings", kind.rawValue, input.path, output.path])
         return try Self.lines(of: output)
     }
@@ -84,8 +86,10 @@ struct JavaNumberReference: Sendable {
 
     private static func build() async throws -> JavaNumberReference {
         let tools = try Toolchain.located.get()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-java-\(UUID().uuidString)")
+        let folder = buildFolder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The compiled programs (a few megabytes) go when the test process ends.
+        atexit { try? FileManager.default.removeItem(at: JavaNumberReference.buildFolder) }
         let modelSources = try FileManager.default.contentsOfDirectory(
             at: packageRoot.appendingPathComponent("Sources/ZeroPiiModels"), includingPropertiesForKeys: nil
         ).filter { $0.pathExtension == "swift" }.map(\.path)
@@ -98,6 +102,8 @@ struct JavaNumberReference: Sendable {
         _ = try await (javac, swiftc)
         return JavaNumberReference(folder: folder, java: tools.java, swiftHelper: helper)
     }
+
+    private static let buildFolder = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-java-\(UUID().uuidString)")
 
     private static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
