@@ -8,6 +8,9 @@ enum TokenizeCommand {
         var values: [String] = []
         /// A file of values, one per line (`-` for standard input).
         var valuesPath: String?
+        /// How the values are read: as text (sent unchanged) or as numbers, sent as the
+        /// SDK sends a `Double` or `Float` (`1e7` → `1.0E7`), so they get the app's token.
+        var valueType = ValueType.string
         var csvPath: String?
         var columns: [String] = []
         /// The CSV delimiter; nil to detect it from the header line.
@@ -64,6 +67,22 @@ enum TokenizeCommand {
         return await ValueTokenizer(options: options, output: output, connect: connect).run(.arguments(options.values))
     }
 
+    enum ValueType: String {
+        case string
+        case double
+        case float
+
+        /// The string the SDK would send for `text` read as this type, or nil when it is
+        /// not a finite number of that type.
+        func wireString(_ text: String) -> String? {
+            switch self {
+            case .string: return text
+            case .double: return Double(text).flatMap(WireValueFormat.string)
+            case .float: return Float(text).flatMap(WireValueFormat.string)
+            }
+        }
+    }
+
     enum Parsed {
         case options(Options)
         case help
@@ -115,6 +134,11 @@ enum TokenizeCommand {
             case "--output":
                 guard let path = scanner.value() else { return .failure("--output needs a file (or '-' for standard output)") }
                 options.outputPath = path
+            case "--as":
+                guard let text = scanner.value(), let type = ValueType(rawValue: text) else {
+                    return .failure("--as needs string, double or float")
+                }
+                options.valueType = type
             case "--concurrency":
                 guard let text = scanner.value(), let number = Int(text), (1...64).contains(number) else {
                     return .failure("--concurrency needs a number from 1 to 64")
@@ -149,9 +173,20 @@ enum TokenizeCommand {
         if sources == 0 { return .failure("nothing to tokenize: give values, '-' (standard input), --values-from FILE or --csv FILE --columns ...") }
         if options.csvPath != nil {
             if options.columns.isEmpty { return .failure("--csv needs --columns") }
+            if options.valueType != .string { return .failure("--as goes with values, not --csv") }
         } else {
             if !options.columns.isEmpty { return .failure("--columns goes with --csv") }
             if options.delimiter != nil { return .failure("--delimiter goes with --csv") }
+            if options.valuesPath != nil && options.valueType != .string {
+                return .failure("--as goes with values given as arguments, not with '-' or --values-from")
+            }
+            for (position, text) in options.values.enumerated() {
+                // The position, never the value: values are personal data.
+                guard let wire = options.valueType.wireString(text) else {
+                    return .failure("value \(position + 1) is not a finite \(options.valueType.rawValue)")
+                }
+                options.values[position] = wire
+            }
         }
         if let problem = options.connection.problem(environment: environment) { return .failure(problem) }
         return .options(options)

@@ -67,6 +67,8 @@ enum Usage {
           --output FILE            where the rewritten CSV or the tokens go ('-', the default,
                                    for standard output)
           --strict                 stop at the first malformed row instead of reporting it and going on
+          --as string|double|float VALUEs as text (default), or as numbers sent the way the SDK
+                                   sends a Double or Float (1e7 as 1.0E7, as on Android)
 
         CSV as spreadsheets write it: a UTF-8 byte-order mark is kept; blank lines are
         copied as they are; CRLF or LF line endings and quoting are kept. A quote never

@@ -1,11 +1,10 @@
-import Foundation
-
 /// Turns typed values into the strings the protocol sends (PROTOCOL.md, section 4).
 ///
 /// The same number must give the same string, and so the same token, on iOS and on
-/// Android, so floating-point numbers are written the way Java's `Double.toString` and
-/// `Float.toString` write them (JDK 19 and later): the shortest digits that read back
-/// as the same number; plain decimal with at least one fractional digit when
+/// Android, so floating-point numbers are written exactly as Android writes them: Java's
+/// `Double.toString` and `Float.toString` with OpenJDK's `FloatingDecimal` algorithm
+/// (Android's libcore, and desktop JDKs up to 18; JDK 19 moved to the shortest digits,
+/// which differ for some numbers). Plain decimal with at least one fractional digit when
 /// 10^-3 <= |x| < 10^7; otherwise `d.dddE-n` with no `+` in the exponent.
 public enum WireValueFormat {
     /// `true` or `false`.
@@ -23,89 +22,21 @@ public enum WireValueFormat {
         String(value)
     }
 
-    /// Java's `Double.toString`, or nil for NaN and the infinities.
+    /// OpenJDK 17's `Double.toString(double)`, or nil for NaN and the infinities.
+    ///
+    /// `100` → `"100.0"`, `1e7` → `"1.0E7"`, `0.1 + 0.2` → `"0.30000000000000004"`,
+    /// `1e23` → `"9.999999999999999E22"`, `5e-324` → `"4.9E-324"`.
     public static func string(_ value: Double) -> String? {
         guard value.isFinite else { return nil }
-        return javaStyle(
-            shortest: value.description,
-            isNegative: value.sign == .minus,
-            twoDigits: String(format: "%.1e", value),
-            roundTrips: { Double($0) == value }
-        )
+        return JavaDecimalDigits(magnitudeOf: value).javaText(isNegative: value.sign == .minus)
     }
 
-    /// Java's `Float.toString`, or nil for NaN and the infinities. The digits are the
-    /// shortest that read back as the same `Float`, which are often fewer than a
-    /// `Double` of the same value needs (`Float(0.1)` is `"0.1"`).
+    /// OpenJDK 17's `Float.toString(float)`, or nil for NaN and the infinities. A
+    /// `Float` has digits of its own, often fewer than the `Double` of the same value
+    /// (`Float(0.1)` is `"0.1"`), and sometimes more than the shortest that read back
+    /// (`Float(123456789)` is `"1.23456792E8"`).
     public static func string(_ value: Float) -> String? {
         guard value.isFinite else { return nil }
-        return javaStyle(
-            shortest: value.description,
-            isNegative: value.sign == .minus,
-            twoDigits: String(format: "%.1e", Double(value)),
-            roundTrips: { Float($0) == value }
-        )
-    }
-
-    /// Re-renders Swift's shortest round-trip description in Java's layout.
-    ///
-    /// - Parameters:
-    ///   - shortest: Swift's `description` (`"3.14"`, `"1e-05"`, `"1.5e+16"`, `"-0.0"`).
-    ///   - twoDigits: the value correctly rounded to two significant digits. Java
-    ///     always writes at least two digits in scientific form, and when one digit
-    ///     would do it picks the two-digit decimal closest to the value
-    ///     (`4.9E-324`, not `5.0E-324`).
-    private static func javaStyle(
-        shortest: String, isNegative: Bool, twoDigits: String, roundTrips: (String) -> Bool
-    ) -> String {
-        var (digits, pointPosition) = decimalDigits(of: shortest)
-        let sign = isNegative ? "-" : ""
-        guard !digits.isEmpty else { return sign + "0.0" }
-
-        if digits.count == 1 {
-            let (closer, closerPoint) = decimalDigits(of: twoDigits)
-            if closer.count == 2, roundTrips(twoDigits) {
-                (digits, pointPosition) = (closer, closerPoint)
-            }
-        }
-
-        // The value is 0.d1d2... × 10^pointPosition, so its decimal exponent is one less.
-        let exponent = pointPosition - 1
-        if exponent >= -3 && exponent < 7 {
-            if pointPosition <= 0 {
-                return sign + "0." + String(repeating: "0", count: -pointPosition) + digits
-            }
-            if pointPosition >= digits.count {
-                return sign + digits + String(repeating: "0", count: pointPosition - digits.count) + ".0"
-            }
-            let split = digits.index(digits.startIndex, offsetBy: pointPosition)
-            return sign + digits[..<split] + "." + digits[split...]
-        }
-        let first = digits.prefix(1)
-        let rest = digits.dropFirst()
-        return sign + first + "." + (rest.isEmpty ? "0" : rest) + "E" + String(exponent)
-    }
-
-    /// The significant digits of a decimal string (no leading or trailing zeros) and
-    /// the position of the decimal point relative to the first of them.
-    private static func decimalDigits(of text: String) -> (digits: String, pointPosition: Int) {
-        var mantissa = Substring(text)
-        var exponent = 0
-        if let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            mantissa = text[..<marker]
-            exponent = Int(text[text.index(after: marker)...]) ?? 0
-        }
-        if mantissa.first == "-" || mantissa.first == "+" { mantissa = mantissa.dropFirst() }
-        let integerDigits = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
-        var digits = mantissa.filter { $0 != "." }
-        var pointPosition = integerDigits + exponent
-        while digits.first == "0" {
-            digits.removeFirst()
-            pointPosition -= 1
-        }
-        while digits.last == "0" {
-            digits.removeLast()
-        }
-        return (String(digits), pointPosition)
+        return JavaDecimalDigits(magnitudeOf: value).javaText(isNegative: value.sign == .minus)
     }
 }

@@ -32,6 +32,36 @@ struct TokenizeCommandParsingTests {
         #expect(options.connection.apiURL == "https://x.test" && options.connection.accessToken == "t")
         guard case .help = TokenizeCommand.parse(["--help"]) else { Issue.record("expected help"); return }
     }
+
+    /// `--as double|float` sends what the SDK sends for that number (Java 17's
+    /// `toString`, as on Android); text stays as typed.
+    @Test(arguments: [
+        (["1e7", "100", "0.1", "1e23", "-0"], "string", ["1e7", "100", "0.1", "1e23", "-0"]),
+        (["1e7", "100", "0.1", "1e23", "-0"], "double", ["1.0E7", "100.0", "0.1", "9.999999999999999E22", "-0.0"]),
+        (["123456789", "3.14", "1e-3", "16777217"], "float", ["1.23456792E8", "3.14", "0.001", "1.6777216E7"]),
+    ])
+    func numbersAreSentAsTheSDKSendsThem(values: [String], type: String, sent: [String]) {
+        guard case .options(let options) = TokenizeCommand.parse(["--as", type] + values) else {
+            Issue.record("expected options")
+            return
+        }
+        #expect(options.values == sent)
+    }
+
+    @Test(arguments: [
+        (["--as", "double", "1", "alice"], "value 2 is not a finite double"),
+        (["--as", "float", "1e39"], "value 1 is not a finite float"),
+        (["--as", "double", "nan"], "value 1 is not a finite double"),
+        (["--as", "decimal", "1"], "--as needs string, double or float"),
+        (["--as", "double", "--csv", "f.csv", "--columns", "a"], "--as goes with values, not --csv"),
+    ])
+    func numberErrorsNameThePositionNotTheValue(arguments: [String], message: String) {
+        guard case .failure(let reported) = TokenizeCommand.parse(arguments) else {
+            Issue.record("expected a usage error for \(arguments)")
+            return
+        }
+        #expect(reported == message)
+    }
 }
 
 /// The whole command in-process against the embedded server. Serialized with the other
