@@ -295,7 +295,7 @@ final class TokenizationClient: Sendable {
     /// Stores the offset between the server's `Date` and the local clock; false when the
     /// response has no readable `Date`.
     private func adoptServerClock(from response: HTTPResponse) -> Bool {
-        guard let header = response.header("Date"), let serverDate = RetryAfter.httpDate(header) else { return false }
+        guard let header = response.header("Date"), let serverDate = HTTPDate.date(from: header) else { return false }
         let offset = Int64((serverDate.timeIntervalSince(clock.now())).rounded())
         clockOffset.seconds = offset
         return true
