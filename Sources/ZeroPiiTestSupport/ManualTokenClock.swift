@@ -44,13 +44,17 @@ public final class ManualTokenClock: TokenClock, @unchecked Sendable {
         let id = UUID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-                let resumeNow: Bool = lock.withLock {
+                let outcome: Result<Void, Error>? = lock.withLock {
+                    // A cancellation that came before this point has set the task's flag
+                    // already (its handler found nothing to cancel); a later one finds the
+                    // sleeper registered.
+                    if Task.isCancelled { return .failure(CancellationError()) }
                     let deadline = current + seconds
-                    if deadline <= current { return true }
+                    if !(deadline > current) { return .success(()) }
                     sleepers.append((id, deadline, continuation))
-                    return false
+                    return nil
                 }
-                if resumeNow { continuation.resume() }
+                if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
             let cancelled = lock.withLock { () -> CheckedContinuation<Void, Error>? in
