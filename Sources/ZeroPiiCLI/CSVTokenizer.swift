@@ -89,9 +89,7 @@ struct CSVTokenizer {
         var consecutiveNetworkFailures = 0
 
         func finish(_ batch: Batch, _ result: BatchTokenizeResult) {
-            let networkFailure =
-                !result.isSuccess && result.httpStatusCode == nil
-                && result.errorMessage?.hasPrefix("the network request failed") == true
+            let networkFailure = result.errorKind == .network
             consecutiveNetworkFailures = networkFailure ? consecutiveNetworkFailures + 1 : 0
             guard result.isSuccess else {
                 FileHandle.standardError.write(
