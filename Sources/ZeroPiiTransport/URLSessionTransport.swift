@@ -59,6 +59,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let limit = Self.timeLimit(request.timeout)
+        guard limit != 0 else { throw TransportError.timedOut }
         var urlRequest = URLRequest(
             url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: limit ?? Self.longestTimeout)
         urlRequest.httpMethod = request.method
