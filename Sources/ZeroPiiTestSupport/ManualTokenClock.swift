@@ -5,8 +5,9 @@ import Foundation
 import ZeroPiiAuth
 #endif
 
-/// A `TokenClock` that only moves when the test says so: token expiry and the
-/// provider timeout can be tested without waiting.
+/// A `TokenClock` that only moves when the test says so: token expiry, the provider
+/// timeout and the SDK's call time limit (`ZeroPiiConfiguration.callTimeout`) can be
+/// tested without waiting.
 ///
 /// ```swift
 /// let clock = ManualTokenClock()
