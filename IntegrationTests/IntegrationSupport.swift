@@ -24,7 +24,8 @@ final class ServerTokenProvider: NSObject, AccessTokenProvider, @unchecked Senda
 func startStack(
     dataFile: String? = nil,
     retryClock: ImmediateRetryClock = ImmediateRetryClock(),
-    requestTimeout: TimeInterval = 10
+    requestTimeout: TimeInterval = 10,
+    callTimeout: TimeInterval = 120
 ) throws -> (server: MockTokenizationServer, provider: ServerTokenProvider, sdk: ZeroPiiSDK) {
     var configuration = MockServerConfiguration()
     configuration.dataFile = dataFile
@@ -33,6 +34,7 @@ func startStack(
     var sdkConfiguration = ZeroPiiConfiguration()
     sdkConfiguration.retryClock = retryClock
     sdkConfiguration.requestTimeout = requestTimeout
+    sdkConfiguration.callTimeout = callTimeout
     sdkConfiguration.callbackQueue = DispatchQueue(label: "integration.callbacks")
     let sdk = ZeroPiiSDK.initialize(
         tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off,

@@ -114,9 +114,9 @@ struct SDKAgainstMockServerTests {
 
     @Test func aThousandConcurrentCallsAndFiftyConcurrentBatches() async throws {
         try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-            // A generous per-attempt timeout: 50 batches of 1000 queue up at the server, and
-            // under a sanitizer the wait can pass the usual 10 s.
-            let (server, provider, sdk) = try startStack(requestTimeout: 300)
+            // A generous per-attempt timeout and call limit: 50 batches of 1000 queue up at the
+            // server, and under a sanitizer the wait can pass the usual 10 s (and 120 s).
+            let (server, provider, sdk) = try startStack(requestTimeout: 300, callTimeout: 900)
             defer { server.stop() }
             let singles = await withTaskGroup(of: (Int, TokenizeResult).self) { group in
                 for index in 0..<1000 { group.addTask { (index, await sdk.tokenize("user\(index)@example.com")) } }

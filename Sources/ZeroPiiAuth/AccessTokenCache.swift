@@ -13,7 +13,13 @@ import Foundation
 ///   token older than the current one replays with the current one, without a fetch;
 ///   all requests that failed with the same token share one refresh. At most
 ///   ``maximumRefreshes`` refreshes within ``refreshWindow`` seconds, so a server that
-///   rejects every token cannot cause a refresh loop.
+///   rejects every token cannot cause a refresh loop; once that guard trips, requests
+///   without a fresh cached token fail too instead of calling the provider, until the
+///   window has room again.
+/// - A token handed out is never past its refresh margin (a use-once token, with
+///   `expiresInSeconds <= 0`, only to the requests that waited for its fetch).
+/// - Cancellation is immediate: a cancelled request stops waiting for a fetch at once,
+///   and the fetch goes on for the requests still waiting.
 public actor AccessTokenCache {
     /// Refreshes allowed within ``refreshWindow``.
     public static let maximumRefreshes = 5
@@ -24,14 +30,16 @@ public actor AccessTokenCache {
     private let clock: any TokenClock
 
     private var cached: (token: AccessToken, refreshAt: TimeInterval)?
-    private var inflight: (task: Task<AccessToken, Error>, generation: Int)?
+    private var inflight: TokenFetch?
     private var lastGeneration = 0
     private var recentRefreshes: [TimeInterval] = []
 
     /// - Parameters:
     ///   - provider: the app's token provider.
     ///   - clock: the time source; the default counts time asleep.
-    ///   - fetchTimeout: how long to wait for the provider before giving up, in seconds.
+    ///   - fetchTimeout: how long to wait for the provider before giving up, in seconds;
+    ///     `.infinity` waits as long as the provider needs, and zero, negative or NaN
+    ///     gives up at once.
     ///   - log: receives debug messages (never a token).
     public init(
         provider: AccessTokenProvider,
@@ -43,6 +51,12 @@ public actor AccessTokenCache {
     }
 
     /// The same, for a provider already wrapped to cross concurrency domains.
+    ///
+    /// - Parameters:
+    ///   - provider: the app's token provider.
+    ///   - clock: the time source; the default counts time asleep.
+    ///   - fetchTimeout: how long to wait for the provider, in seconds, as above.
+    ///   - log: receives debug messages (never a token).
     public init(
         provider: SharedTokenProvider,
         clock: any TokenClock = SystemTokenClock(),
@@ -54,32 +68,42 @@ public actor AccessTokenCache {
     }
 
     /// A token for a new request: the cached one while it is fresh, otherwise a fetched one.
+    ///
+    /// Cancelling the calling task ends the wait at once with `CancellationError`; a fetch
+    /// that other requests share goes on for them.
+    /// - Throws: ``AuthError/refreshLimitReached`` while the refresh guard has tripped and
+    ///   no fresh token is cached: the provider is not called again until the window has
+    ///   room.
     public func token() async throws -> AccessToken {
-        if let cached, clock.now() < cached.refreshAt {
-            return cached.token
+        if let fresh = freshCachedToken() {
+            return fresh
         }
-        return try await sharedFetch()
+        if inflight == nil, refreshGuardHasTripped() {
+            throw AuthError.refreshLimitReached
+        }
+        return try await sharedFetch().value()
     }
 
-    /// A token to replay a request that got a 401 with `rejected`.
+    /// A token to replay a request that got a 401 with `rejected`: a newer fresh token
+    /// when there is one, otherwise a refreshed one.
     /// - Throws: ``AuthError/refreshLimitReached`` when refreshes come too fast.
     public func token(replacing rejected: AccessToken) async throws -> AccessToken {
         if let cached, cached.token.generation > rejected.generation {
-            return cached.token
+            // A newer token is handed out only while it is fresh; one past its margin
+            // is replaced the way a new request would replace it.
+            return try await token()
         }
         if let inflight, inflight.generation > rejected.generation {
-            return try await inflight.task.value
+            return try await inflight.value()
         }
         if cached?.token.generation == rejected.generation {
             cached = nil
         }
-        let now = clock.now()
-        recentRefreshes.removeAll { now - $0 >= Self.refreshWindow }
-        guard recentRefreshes.count < Self.maximumRefreshes else {
+        guard !refreshGuardHasTripped() else {
             throw AuthError.refreshLimitReached
         }
-        recentRefreshes.append(now)
-        return try await sharedFetch()
+        recentRefreshes.append(clock.now())
+        return try await sharedFetch().value()
     }
 
     /// Drops every cached token, so the next request fetches a fresh one.
@@ -87,24 +111,41 @@ public actor AccessTokenCache {
         cached = nil
     }
 
-    private func sharedFetch() async throws -> AccessToken {
+    private func freshCachedToken() -> AccessToken? {
+        guard let cached, clock.now() < cached.refreshAt else { return nil }
+        return cached.token
+    }
+
+    /// Whether ``maximumRefreshes`` refreshes happened within the last ``refreshWindow``
+    /// seconds; forgets older ones.
+    private func refreshGuardHasTripped() -> Bool {
+        let now = clock.now()
+        recentRefreshes.removeAll { now - $0 >= Self.refreshWindow }
+        return recentRefreshes.count >= Self.maximumRefreshes
+    }
+
+    /// The fetch in flight, or a new one. Synchronous, so no other request can slip in
+    /// between the check and the start.
+    private func sharedFetch() -> TokenFetch {
         if let inflight {
-            return try await inflight.task.value
+            return inflight
         }
         lastGeneration += 1
-        let generation = lastGeneration
+        let fetch = TokenFetch(generation: lastGeneration)
+        inflight = fetch
         let call = self.call
-        let task = Task { () async throws -> AccessToken in
+        Task {
+            let result: Result<AccessToken, Error>
             do {
                 let info = try await call.fetch()
-                return self.accept(info, generation: generation)
+                result = .success(self.accept(info, generation: fetch.generation))
             } catch {
-                self.abandon(generation: generation)
-                throw error
+                self.abandon(generation: fetch.generation)
+                result = .failure(error)
             }
+            fetch.complete(with: result)
         }
-        inflight = (task, generation)
-        return try await task.value
+        return fetch
     }
 
     private func accept(_ info: AccessTokenInfo, generation: Int) -> AccessToken {

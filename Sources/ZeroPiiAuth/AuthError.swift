@@ -1,5 +1,7 @@
+import Foundation
+
 /// Why no access token could be had. Messages never contain a token.
-public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct AuthError: Error, LocalizedError, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case providerFailed
         case providerTimedOut
@@ -19,6 +21,9 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let emptyToken = AuthError(.emptyToken)
     /// The server kept rejecting fresh tokens; refreshing stopped to avoid a loop.
     public static let refreshLimitReached = AuthError(.refreshLimitReached)
+
+    /// The same text as ``description``, for code that shows `localizedDescription`.
+    public var errorDescription: String? { description }
 
     public var description: String {
         switch code {

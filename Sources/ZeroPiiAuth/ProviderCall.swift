@@ -1,7 +1,9 @@
 import Foundation
 
 /// One call of an app's ``AccessTokenProvider``, made safe: the first completion wins,
-/// later ones are ignored, and a provider that never answers times out.
+/// later ones are ignored, and a provider that never answers times out (unless the
+/// timeout is infinite). A provider's error is logged by domain and code only: its text
+/// is the app's and could hold anything.
 struct ProviderCall {
     let provider: SharedTokenProvider
     let clock: any TokenClock
@@ -14,26 +16,31 @@ struct ProviderCall {
             completion.arm(continuation)
             let clock = self.clock
             let timeout = self.timeout
-            let timer = Task {
-                do {
-                    try await clock.sleep(seconds: timeout)
-                } catch {
-                    return
+            let timer: Task<Void, Never>? =
+                timeout.isInfinite && timeout > 0
+                ? nil
+                : Task {
+                    do {
+                        try await clock.sleep(seconds: timeout > 0 ? timeout : 0)
+                    } catch {
+                        return
+                    }
+                    completion.finish(.failure(AuthError.providerTimedOut))
                 }
-                completion.finish(.failure(AuthError.providerTimedOut))
-            }
             let log = self.log
             provider.value.fetchToken { info, error in
                 let result: Result<AccessTokenInfo, Error>
                 if let info, !info.token.isEmpty {
                     result = .success(info)
-                } else if error != nil {
+                } else if let error {
+                    let reported = error as NSError
+                    log("the token provider reported an error (domain \(reported.domain), code \(reported.code))")
                     result = .failure(AuthError.providerFailed)
                 } else {
                     result = .failure(AuthError.emptyToken)
                 }
                 if completion.finish(result) {
-                    timer.cancel()
+                    timer?.cancel()
                 } else {
                     log("the token provider called its completion again (or too late); the call was ignored")
                 }

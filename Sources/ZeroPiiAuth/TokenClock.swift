@@ -13,6 +13,7 @@ public protocol TokenClock: Sendable {
     /// Seconds since an arbitrary fixed point, including time asleep.
     func now() -> TimeInterval
     /// Waits `seconds`; throws `CancellationError` if the task is cancelled meanwhile.
+    /// `.infinity` waits until cancelled; zero, negative and NaN do not wait.
     func sleep(seconds: TimeInterval) async throws
 }
 
@@ -32,7 +33,14 @@ public struct SystemTokenClock: TokenClock {
         return TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9
     }
 
+    /// Waits `seconds` (in steps of at most a day, so no duration overflows the
+    /// nanosecond count); `.infinity` waits until the task is cancelled.
     public func sleep(seconds: TimeInterval) async throws {
-        try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+        var remaining = seconds > 0 ? seconds : 0
+        repeat {
+            let step = min(remaining, 86_400)
+            try await Task.sleep(nanoseconds: UInt64(step * 1e9))
+            remaining -= step
+        } while remaining > 0
     }
 }

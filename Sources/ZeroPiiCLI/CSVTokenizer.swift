@@ -233,7 +233,7 @@ final class CSVTokenizer {
     private func finish(_ batch: Batch, _ result: BatchTokenizeResult) throws {
         let networkFailure =
             !result.isSuccess && result.httpStatusCode == nil
-            && result.errorMessage?.hasPrefix("the network request failed") == true
+            && result.errorKind == .network
         consecutiveNetworkFailures = networkFailure ? consecutiveNetworkFailures + 1 : 0
         guard result.isSuccess, result.results.count == batch.values.count else {
             let reason = NetworkFailureText.describe(result.errorMessage ?? "the server's answer did not match the request")

@@ -1,10 +1,12 @@
+import Foundation
+
 /// An error thrown by the cryptographic primitives in ``ZeroPiiCrypto``.
 ///
 /// The type is a struct with static values rather than an enum so that new
 /// failure kinds can be added without breaking code that switches over it.
 /// Descriptions name the failure only; they never contain key material,
 /// plaintext or ciphertext.
-public struct CryptoError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CryptoError: Error, LocalizedError, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case incorrectKeySize
         case incorrectParameterSize
@@ -31,6 +33,9 @@ public struct CryptoError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A key derivation was asked for more output than the construction can produce
     /// (HKDF: at most 255 times the digest size).
     public static let outputSizeTooLarge = CryptoError(.outputSizeTooLarge)
+
+    /// The same text as ``description``, for code that shows `localizedDescription`.
+    public var errorDescription: String? { description }
 
     public var description: String {
         switch code {

@@ -38,6 +38,12 @@ public class BatchTokenizeResult: NSObject, @unchecked Sendable {
     @objc
     #endif
     public let httpStatusCode: NSNumber?
+    /// What kind of failure this is (``ZeroPiiErrorKind/none`` on success), so a program
+    /// can act on a failure without matching its message.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
+    public let errorKind: ZeroPiiErrorKind
 
     /// A successful result.
     public init(results: [BatchTokenItem], summary: BatchTokenizeSummary) {
@@ -46,21 +52,35 @@ public class BatchTokenizeResult: NSObject, @unchecked Sendable {
         self.summary = summary
         errorMessage = nil
         httpStatusCode = nil
+        errorKind = .none
     }
 
-    /// A failed result.
-    public init(errorMessage: String, httpStatusCode: NSNumber? = nil) {
+    /// A failed result whose kind follows from `httpStatusCode` (see
+    /// ``ZeroPiiErrorKind/init(httpStatusCode:)``), or is ``ZeroPiiErrorKind/unexpected``
+    /// without one.
+    public convenience init(errorMessage: String, httpStatusCode: NSNumber? = nil) {
+        self.init(
+            errorMessage: errorMessage, httpStatusCode: httpStatusCode,
+            errorKind: httpStatusCode.map { ZeroPiiErrorKind(httpStatusCode: $0.intValue) } ?? .unexpected
+        )
+    }
+
+    /// A failed result of a given kind. A kind of ``ZeroPiiErrorKind/none`` is taken as
+    /// ``ZeroPiiErrorKind/unexpected``: a failure always has a kind.
+    public init(errorMessage: String, httpStatusCode: NSNumber? = nil, errorKind: ZeroPiiErrorKind) {
         isSuccess = false
         results = []
         summary = nil
         self.errorMessage = errorMessage
         self.httpStatusCode = httpStatusCode
+        self.errorKind = errorKind == .none ? .unexpected : errorKind
     }
 
     public override var description: String {
         if isSuccess, let summary {
             return "BatchTokenizeResult(success, \(summary))"
         }
-        return "BatchTokenizeResult(failure: \(errorMessage ?? "unknown error"), httpStatusCode: \(httpStatusCode.map { "\($0)" } ?? "nil"))"
+        return
+            "BatchTokenizeResult(failure: \(errorKind), \(errorMessage ?? "unknown error"), httpStatusCode: \(httpStatusCode.map { "\($0)" } ?? "nil"))"
     }
 }

@@ -8,27 +8,29 @@ public enum RetryAfter {
 
     /// The wait the header asks for, in milliseconds, capped at 60 s; nil when the
     /// header is absent or unreadable. A date in the past means no wait.
+    ///
+    /// Delta-seconds are ASCII digits only (RFC 9110's `1*DIGIT`): other Unicode digits
+    /// and number characters such as `½` make the header unreadable, not a long wait.
+    ///
+    /// - Parameters:
+    ///   - header: the raw header value.
+    ///   - now: the current time on the server's clock, so an HTTP date is measured
+    ///     against the clock that wrote it (the SDK passes its device clock corrected by
+    ///     the offset it learned from the server).
     public static func milliseconds(from header: String?, now: Date) -> Int? {
         guard let raw = header?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
-        if raw.allSatisfy(\.isNumber) {
+        if raw.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             guard let seconds = Int(raw) else { return maximumMilliseconds }
             return min(seconds, maximumMilliseconds / 1000) * 1000
         }
-        guard let date = httpDate(raw) else { return nil }
+        guard let date = HTTPDate.date(from: raw) else { return nil }
         let milliseconds = (date.timeIntervalSince(now) * 1000).rounded(.up)
         return Int(min(max(milliseconds, 0), Double(maximumMilliseconds)))
     }
 
-    /// Reads an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850
-    /// form and asctime, as RFC 9110 requires recipients to.
+    /// Reads an HTTP date.
+    @available(*, deprecated, renamed: "HTTPDate.date(from:)")
     public static func httpDate(_ text: String) -> Date? {
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+        HTTPDate.date(from: text)
     }
 }

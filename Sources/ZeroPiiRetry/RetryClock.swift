@@ -7,6 +7,8 @@ public protocol RetryClock: Sendable {
     /// The current date.
     func now() -> Date
     /// Waits `milliseconds`; throws `CancellationError` if the task is cancelled meanwhile.
+    /// Zero or negative does not wait; any positive value up to `Int.max` must be waited
+    /// without overflow.
     func sleep(milliseconds: Int) async throws
 }
 
@@ -17,11 +19,17 @@ public struct SystemRetryClock: RetryClock {
 
     public func now() -> Date { Date() }
 
+    /// Waits in steps of at most a day, so no delay overflows the nanosecond count.
     public func sleep(milliseconds: Int) async throws {
         guard milliseconds > 0 else {
             try Task.checkCancellation()
             return
         }
-        try await Task.sleep(nanoseconds: UInt64(milliseconds) * 1_000_000)
+        var remaining = milliseconds
+        while remaining > 0 {
+            let step = min(remaining, 86_400_000)
+            try await Task.sleep(nanoseconds: UInt64(step) * 1_000_000)
+            remaining -= step
+        }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// The attempt counter given to the policy is zero-based: 0 is the first retry after
 /// the initial failure. A `Retry-After` on 429 or 503 raises the delay to at least
-/// that long (capped at 60 s). Sleeps are cancellable: cancelling the task ends the
+/// that long (capped at 60 s); an HTTP date in it is measured against the clock's
+/// ``RetryClock/now()``. Sleeps are cancellable: cancelling the task ends the
 /// loop with `CancellationError`.
 public struct RetryLoop: Sendable {
     /// What one attempt came to.
@@ -27,13 +28,17 @@ public struct RetryLoop: Sendable {
     }
 
     /// Calls `attempt` until it finishes or the policy stops retrying.
+    ///
+    /// A delay is in milliseconds: negative counts as zero, and any size up to `Int.max`
+    /// is waited without overflow (the SDK bounds the whole call with its own time limit).
     /// - Parameter attempt: receives the zero-based attempt number (0 = initial).
     /// - Parameter willRetry: told the status and delay before each retry (for logging).
     public func run<Success: Sendable>(
         _ attempt: (Int) async throws -> Outcome<Success>,
         willRetry: (Int?, Int) -> Void = { _, _ in }
     ) async throws -> Success {
-        var retry = 0
+        // The number of the attempt about to run; the policy's zero-based retry counter
+        // for the retry after it is the same number.
         var attemptNumber = 0
         while true {
             try Task.checkCancellation()
@@ -41,10 +46,10 @@ public struct RetryLoop: Sendable {
             case .finished(let success):
                 return success
             case .retryable(let statusCode, let retryAfter, let final):
-                guard policy.value.shouldRetry(attempt: retry, httpStatusCode: statusCode.map { NSNumber(value: $0) }) else {
+                guard policy.value.shouldRetry(attempt: attemptNumber, httpStatusCode: statusCode.map { NSNumber(value: $0) }) else {
                     return final
                 }
-                var delay = max(0, policy.value.retryDelayMs(attempt: retry))
+                var delay = max(0, policy.value.retryDelayMs(attempt: attemptNumber))
                 if statusCode == 429 || statusCode == 503,
                     let requested = RetryAfter.milliseconds(from: retryAfter, now: clock.now())
                 {
@@ -52,7 +57,6 @@ public struct RetryLoop: Sendable {
                 }
                 willRetry(statusCode, delay)
                 try await clock.sleep(milliseconds: delay)
-                retry += 1
                 attemptNumber += 1
             }
         }

@@ -2,9 +2,16 @@ import Foundation
 
 /// Decides whether, and after how long, a failed request is tried again.
 ///
-/// The SDK asks after every failure that is worth retrying at all: network errors
-/// (status `nil`), 429 and 5xx. A 401 never reaches the policy: the SDK refreshes
-/// the access token and replays once by itself.
+/// The SDK asks after every failure that PROTOCOL.md (section 6) makes retryable, and
+/// only those: network failures with no HTTP response (status `nil`), 429, 500, 502,
+/// 503 and 504. Every other status is final without asking (400, 403, 409, 413, 419,
+/// 501, 505 and any other). A 401 never reaches the policy: the SDK refreshes the
+/// access token and replays once by itself. A `stale_request` 400 is replayed once
+/// after a clock correction, also without the policy.
+///
+/// ``retryDelayMs(attempt:)`` may return any value: negative counts as zero, and a
+/// `Retry-After` on 429 or 503 can only lengthen the wait (to at most 60 s). However
+/// long the policy keeps retrying, the SDK's call time limit ends the call.
 #if canImport(ObjectiveC)
 @objc(RetryPolicy)
 #endif
@@ -14,7 +21,8 @@ public protocol RetryPolicy: AnyObject {
     /// - Parameters:
     ///   - attempt: Zero-based retry counter (0 = first retry after the initial failure).
     ///   - httpStatusCode: The HTTP status code from the server, or `nil` for network-level
-    ///     errors (no HTTP response received).
+    ///     errors (no HTTP response received). 401 responses are handled internally by the
+    ///     SDK (token refresh) and are **never** passed to this method.
     #if canImport(ObjectiveC)
     @objc(shouldRetryWithAttempt:httpStatusCode:)
     #endif

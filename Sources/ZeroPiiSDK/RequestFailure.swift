@@ -1,21 +1,50 @@
+import Foundation
+
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiModels)
+import ZeroPiiModels
+#endif
+
 /// Why a request produced no tokens: a message safe to show and log (never a value, a
-/// token or an access token) and the server's status when it answered.
+/// token or an access token), its ``/ZeroPiiModels/ZeroPiiErrorKind``, and the
+/// server's status when it answered.
 struct RequestFailure: Error, Sendable {
     let message: String
+    let kind: ZeroPiiErrorKind
     let statusCode: Int?
 
-    init(_ message: String, statusCode: Int? = nil) {
+    init(_ message: String, kind: ZeroPiiErrorKind, statusCode: Int? = nil) {
         self.message = message
+        self.kind = kind
         self.statusCode = statusCode
     }
 
-    static let cancelled = RequestFailure("the request was cancelled")
-    static let invalidResponse = RequestFailure("the server's response could not be read")
-    static let undecryptableResponse = RequestFailure("the response could not be decrypted")
+    static let cancelled = RequestFailure("the request was cancelled", kind: .cancelled)
+    static let invalidResponse = RequestFailure("the server's response could not be read", kind: .invalidResponse)
+    static let undecryptableResponse = RequestFailure("the response could not be decrypted", kind: .invalidResponse)
     static let downgradedResponse = RequestFailure(
-        "the server answered without payload encryption; the response was rejected"
+        "the server answered without payload encryption; the response was rejected", kind: .invalidResponse
     )
-    static let inconsistentResponse = RequestFailure("the server's response did not match the request")
+    static let inconsistentResponse = RequestFailure("the server's response did not match the request", kind: .invalidResponse)
+    static let invalidAPIURL = RequestFailure(
+        "the API URL given to initialize is not an absolute http(s) URL", kind: .configuration
+    )
+    static let unexpected = RequestFailure("the request failed unexpectedly", kind: .unexpected)
+
+    /// The call's time limit passed; `seconds` is that limit.
+    static func timedOut(after seconds: TimeInterval) -> RequestFailure {
+        RequestFailure("the call did not finish within its time limit of \(Self.seconds(seconds))", kind: .timeout)
+    }
+
+    /// No HTTP response arrived (the transport's own description says why).
+    static func network(_ detail: String) -> RequestFailure {
+        RequestFailure("the network request failed: \(detail)", kind: .network)
+    }
+
+    /// No access token (the error's description says why; it never holds a token).
+    static func authentication(_ detail: String, statusCode: Int? = nil) -> RequestFailure {
+        RequestFailure(detail, kind: .authentication, statusCode: statusCode)
+    }
 
     /// The failure for an HTTP error status, with the server's error code when it is a
     /// plain identifier (server-written text is never passed on: it could echo a value).
@@ -33,10 +62,14 @@ struct RequestFailure: Error, Sendable {
         default: base = "the server answered with an unexpected status"
         }
         let code = serverCode.flatMap { isPlainIdentifier($0) ? " [\($0)]" : nil } ?? ""
-        return RequestFailure("\(base) (HTTP \(status))\(code)", statusCode: status)
+        return RequestFailure("\(base) (HTTP \(status))\(code)", kind: ZeroPiiErrorKind(httpStatusCode: status), statusCode: status)
     }
 
     private static func isPlainIdentifier(_ text: String) -> Bool {
         (1...64).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+    }
+
+    private static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() && value < 1e15 ? "\(Int64(value)) s" : "\(value) s"
     }
 }

@@ -25,7 +25,9 @@ import ZeroPiiTransport
 /// Every attempt is sealed afresh (new request id, salt and IV). A 401 drops that
 /// token and replays once with a fresh one, outside the retry policy. A
 /// `stale_request` 400 corrects the clock offset from the server's `Date` and replays
-/// once. 429, 5xx and network failures go to the ``/ZeroPiiRetry/RetryPolicy``.
+/// once. 429, 500, 502, 503, 504 and network failures go to the
+/// ``/ZeroPiiRetry/RetryPolicy``. The whole call, token included, is bounded by the
+/// configuration's `callTimeout` and ends at once when the caller's task is cancelled.
 final class TokenizationClient: Sendable {
     static let sdkVersion = ZeroPiiSDK.version
 
@@ -33,7 +35,11 @@ final class TokenizationClient: Sendable {
     private let transport: any HTTPTransport
     private let tokens: AccessTokenCache
     private let retryLoop: RetryLoop
-    private let clock: any RetryClock
+    private let deviceClock: any RetryClock
+    /// The device clock corrected by ``clockOffset``: the server's time, as far as known.
+    private let serverClock: ServerCorrectedClock
+    private let deadlineClock: any TokenClock
+    private let callTimeLimit: TimeInterval?
     private let encryptsPayloads: Bool
     private let requestTimeout: TimeInterval
     private let logger: SDKLogger
@@ -54,14 +60,24 @@ final class TokenizationClient: Sendable {
             fetchTimeout: configuration.tokenProviderTimeout,
             log: { [logger] message in logger.debug(message) }
         )
-        retryLoop = RetryLoop(policy: retryPolicy, clock: configuration.retryClock)
-        clock = configuration.retryClock
+        deviceClock = configuration.retryClock
+        serverClock = ServerCorrectedClock(base: configuration.retryClock, offset: clockOffset)
+        retryLoop = RetryLoop(policy: retryPolicy, clock: serverClock)
+        deadlineClock = configuration.tokenClock
+        callTimeLimit = Self.timeLimit(configuration.callTimeout)
         encryptsPayloads = configuration.payloadEncryption
         requestTimeout = configuration.requestTimeout
         self.logger = logger
         if baseURL == nil {
             logger.error("the API URL is not an absolute http(s) URL; every request will fail")
         }
+    }
+
+    /// A limit in seconds as the configuration documents it: nil for none (`.infinity`),
+    /// zero for zero, negative or NaN.
+    static func timeLimit(_ seconds: TimeInterval) -> TimeInterval? {
+        guard seconds > 0 else { return 0 }
+        return seconds.isInfinite ? nil : seconds
     }
 
     /// The base URL with a trailing `/`, so relative paths resolve below it; nil unless
@@ -81,24 +97,25 @@ final class TokenizationClient: Sendable {
         switch await perform(.tokenize, request: request, expecting: WireBodies.TokenizeResponse.self) {
         case .success(let response):
             guard !(response.exists && response.newlyCreated) else {
-                return TokenizeResult(errorMessage: RequestFailure.inconsistentResponse.message)
+                return Self.result(for: .inconsistentResponse)
             }
             return TokenizeResult(
                 token: response.token, exists: response.exists, newlyCreated: response.newlyCreated,
                 dataType: response.dataType
             )
         case .failure(let failure):
-            return TokenizeResult(errorMessage: failure.message, httpStatusCode: failure.statusCode.map { NSNumber(value: $0) })
+            return Self.result(for: failure)
         }
     }
 
-    func batchTokenize(_ values: [String]) async -> BatchTokenizeResult {
+    /// Sends a batch of 1 to 1000 strings (the caller checked the count).
+    func sendBatch(_ values: [String]) async -> BatchTokenizeResult {
         let request = WireBodies.BatchTokenizeRequest(values: values)
         switch await perform(.batchTokenize, request: request, expecting: WireBodies.BatchTokenizeResponse.self) {
         case .success(let response):
             guard Self.isConsistent(response, with: values) else {
                 logger.error("batch response rejected: items or summary do not match the \(values.count) values sent")
-                return BatchTokenizeResult(errorMessage: RequestFailure.inconsistentResponse.message)
+                return Self.batchResult(for: .inconsistentResponse)
             }
             let items = response.results.map {
                 BatchTokenItem(
@@ -113,8 +130,16 @@ final class TokenizationClient: Sendable {
             )
             return BatchTokenizeResult(results: items, summary: summary)
         case .failure(let failure):
-            return BatchTokenizeResult(errorMessage: failure.message, httpStatusCode: failure.statusCode.map { NSNumber(value: $0) })
+            return Self.batchResult(for: failure)
         }
+    }
+
+    private static func result(for failure: RequestFailure) -> TokenizeResult {
+        TokenizeResult(errorMessage: failure.message, httpStatusCode: failure.statusCode.map { NSNumber(value: $0) }, errorKind: failure.kind)
+    }
+
+    private static func batchResult(for failure: RequestFailure) -> BatchTokenizeResult {
+        BatchTokenizeResult(errorMessage: failure.message, httpStatusCode: failure.statusCode.map { NSNumber(value: $0) }, errorKind: failure.kind)
     }
 
     /// One item per value, in order, each naming its value; flags never both set; a
@@ -139,12 +164,28 @@ final class TokenizationClient: Sendable {
         _ operation: TokenizationOperation, request: Request, expecting: Response.Type
     ) async -> Result<Response, RequestFailure> {
         guard let baseURL else {
-            return .failure(RequestFailure("the API URL given to initialize is not an absolute http(s) URL"))
+            return .failure(.invalidAPIURL)
         }
         guard let body = try? JSONEncoder().encode(request) else {
-            return .failure(RequestFailure("the request could not be encoded"))
+            return .failure(RequestFailure("the request could not be encoded", kind: .invalidInput))
         }
         let url = URL(string: operation.path, relativeTo: baseURL)!.absoluteURL
+        let result = await BoundedCall.run(timeLimit: callTimeLimit, clock: deadlineClock) {
+            await self.runAttempts(operation, url: url, body: body, expecting: Response.self)
+        }
+        if case .failure(let failure) = result {
+            switch failure.kind {
+            case .timeout: logger.error("\(operation.label): \(failure.message); nothing more is sent")
+            case .cancelled: logger.info("\(operation.label): \(failure.message)")
+            default: break
+            }
+        }
+        return result
+    }
+
+    private func runAttempts<Response: Decodable & Sendable>(
+        _ operation: TokenizationOperation, url: URL, body: Data, expecting: Response.Type
+    ) async -> Result<Response, RequestFailure> {
         do {
             return try await retryLoop.run(
                 { attempt in
@@ -157,7 +198,8 @@ final class TokenizationClient: Sendable {
         } catch is CancellationError {
             return .failure(.cancelled)
         } catch {
-            return .failure(RequestFailure("the request failed unexpectedly"))
+            logger.error("\(operation.label): \(RequestFailure.unexpected.message) (\(type(of: error)))")
+            return .failure(.unexpected)
         }
     }
 
@@ -169,7 +211,7 @@ final class TokenizationClient: Sendable {
             token = try await tokens.token()
         } catch let error as AuthError {
             logger.error("\(operation.label): \(error.description)")
-            return .finished(.failure(RequestFailure(error.description)))
+            return .finished(.failure(.authentication(error.description)))
         }
 
         do {
@@ -179,32 +221,35 @@ final class TokenizationClient: Sendable {
                 do {
                     token = try await tokens.token(replacing: token)
                 } catch let error as AuthError {
-                    return .finished(.failure(RequestFailure(error.description, statusCode: 401)))
+                    return .finished(.failure(.authentication(error.description, statusCode: 401)))
                 }
                 exchange = try await send(operation, url: url, body: body, token: token, number: number)
                 if exchange.response.statusCode == 401 {
-                    return .finished(.failure(.forStatus(401, serverCode: Self.serverErrorCode(exchange.response))))
+                    return .finished(.failure(.forStatus(401, serverCode: exchange.serverErrorCode)))
                 }
             }
-            if exchange.response.statusCode == 400, Self.serverErrorCode(exchange.response) == "stale_request",
+            if exchange.response.statusCode == 400, exchange.serverErrorCode == "stale_request",
                 adoptServerClock(from: exchange.response)
             {
                 logger.info("\(operation.label): device clock is off; corrected from the server's Date and replaying once")
                 exchange = try await send(operation, url: url, body: body, token: token, number: number)
             }
             return classify(exchange, operation: operation, expecting: Response.self)
+        } catch let error as TransportError where error == .cancelled {
+            // The transport gave up on the request itself: the call is over, not retried.
+            logger.info("\(operation.label): the transport cancelled the request")
+            return .finished(.failure(.cancelled))
         } catch let error as TransportError {
             logger.info("\(operation.label): no HTTP response (\(error.description))")
-            return .retryable(
-                statusCode: nil, retryAfter: nil,
-                final: .failure(RequestFailure("the network request failed: \(error.description)"))
-            )
+            return .retryable(statusCode: nil, retryAfter: nil, final: .failure(.network(error.description)))
         }
     }
 
     private struct Exchange {
         let response: HTTPResponse
         let envelope: PayloadEnvelope?
+        /// The `error.code` of an error answer's body, decoded once per response.
+        let serverErrorCode: String?
     }
 
     /// Seals (when encryption is on) and sends one request with `token`.
@@ -222,7 +267,7 @@ final class TokenizationClient: Sendable {
         var envelope: PayloadEnvelope?
         var wireBody = body
         if encryptsPayloads {
-            let timestamp = Int64(clock.now().timeIntervalSince1970.rounded(.down)) + clockOffset.seconds
+            let timestamp = Int64(serverClock.now().timeIntervalSince1970.rounded(.down))
             let sealer = PayloadEnvelope(
                 accessToken: token.value, operation: operation.label, requestID: requestID, timestamp: timestamp
             )
@@ -240,9 +285,12 @@ final class TokenizationClient: Sendable {
         logger.debug(
             "\(operation.label): attempt \(number + 1), request \(requestID), \(wireBody.count) bytes\(encryptsPayloads ? " (encrypted)" : "")")
         let request = HTTPRequest(method: "POST", url: url, headers: headers, body: wireBody, timeout: requestTimeout)
+        // A call that ended (time limit, cancellation) sends nothing more.
+        try Task.checkCancellation()
         let response = try await transport.send(request)
         logger.debug("\(operation.label): request \(requestID) answered HTTP \(response.statusCode), \(response.body.count) bytes")
-        return Exchange(response: response, envelope: envelope)
+        let isError = !(200..<300).contains(response.statusCode)
+        return Exchange(response: response, envelope: envelope, serverErrorCode: isError ? Self.serverErrorCode(response) : nil)
     }
 
     private func classify<Response: Decodable & Sendable>(
@@ -257,10 +305,10 @@ final class TokenizationClient: Sendable {
             }
             return .finished(decoded)
         case 429, 500, 502, 503, 504:
-            let failure = RequestFailure.forStatus(response.statusCode, serverCode: Self.serverErrorCode(response))
+            let failure = RequestFailure.forStatus(response.statusCode, serverCode: exchange.serverErrorCode)
             return .retryable(statusCode: response.statusCode, retryAfter: response.header("Retry-After"), final: .failure(failure))
         default:
-            let failure = RequestFailure.forStatus(response.statusCode, serverCode: Self.serverErrorCode(response))
+            let failure = RequestFailure.forStatus(response.statusCode, serverCode: exchange.serverErrorCode)
             logger.error("\(operation.label): \(failure.message)")
             return .finished(.failure(failure))
         }
@@ -295,8 +343,8 @@ final class TokenizationClient: Sendable {
     /// Stores the offset between the server's `Date` and the local clock; false when the
     /// response has no readable `Date`.
     private func adoptServerClock(from response: HTTPResponse) -> Bool {
-        guard let header = response.header("Date"), let serverDate = RetryAfter.httpDate(header) else { return false }
-        let offset = Int64((serverDate.timeIntervalSince(clock.now())).rounded())
+        guard let header = response.header("Date"), let serverDate = HTTPDate.date(from: header) else { return false }
+        let offset = Int64((serverDate.timeIntervalSince(deviceClock.now())).rounded())
         clockOffset.seconds = offset
         return true
     }
@@ -315,18 +363,5 @@ final class TokenizationClient: Sendable {
         #else
         return "unknown"
         #endif
-    }
-}
-
-/// The correction, in seconds, added to the local clock for envelope timestamps after
-/// a `stale_request`; kept for later requests.
-final class ClockOffset: @unchecked Sendable {
-    // Sendable: the value is guarded by `lock`.
-    private let lock = NSLock()
-    private var value: Int64 = 0
-
-    var seconds: Int64 {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
     }
 }

@@ -16,13 +16,31 @@ import ZeroPiiTransport
 /// Settings beyond the reference API, for the
 /// ``ZeroPiiSDK/initialize(tokenProvider:apiUrl:logLevel:retryPolicy:configuration:)``
 /// overload. Every property has a default, so set only what you need.
+///
+/// ### Time limits
+///
+/// ``callTimeout``, ``requestTimeout`` and ``tokenProviderTimeout`` are in seconds and
+/// accept any value without overflow: `.infinity` means no limit, and zero, a negative
+/// value or NaN means the limit has already passed (the call, attempt or token fetch
+/// fails at once). The `URLSession` transport enforces at most 30 days per attempt
+/// (`URLSessionTransport.longestTimeout`); a longer finite value counts as no limit
+/// there. A ``/ZeroPiiRetry/RetryPolicy``'s delay may be any `Int`: negative counts as
+/// zero, and any wait, up to `Int.max` milliseconds, is cut short by ``callTimeout``.
 public struct ZeroPiiConfiguration: Sendable {
     /// Where callbacks are delivered. Default: the main queue.
     public var callbackQueue: DispatchQueue = .main
-    /// How long one HTTP attempt may take, in seconds. Default: 30.
+    /// How long one whole call may take, in seconds: the access token, every attempt and
+    /// every wait between attempts. When it passes, the call ends with an error result of
+    /// kind ``/ZeroPiiModels/ZeroPiiErrorKind/timeout`` and nothing more is sent for it.
+    /// Default: 120, which leaves room for the default token timeout, two attempts and
+    /// the default back-off. `.infinity` removes the limit.
+    public var callTimeout: TimeInterval = 120
+    /// How long one HTTP attempt may take, in seconds. Default: 30. An attempt that
+    /// times out is a network failure, which the ``/ZeroPiiRetry/RetryPolicy`` may retry.
     public var requestTimeout: TimeInterval = 30
     /// How long to wait for the ``/ZeroPiiAuth/AccessTokenProvider`` to call its completion before the
-    /// request fails, in seconds. Default: 30.
+    /// request fails, in seconds. Default: 30. `.infinity` waits as long as the provider
+    /// needs (the call is still bounded by ``callTimeout``).
     public var tokenProviderTimeout: TimeInterval = 30
     /// Whether payloads travel in the v1 encrypted envelope. Default: `true`. Turning it
     /// off sends plain JSON (still over TLS); the SDK never falls back on its own.
@@ -33,10 +51,12 @@ public struct ZeroPiiConfiguration: Sendable {
     /// The HTTP transport. Default (`nil`): a `URLSession`-based transport. Tests pass a
     /// `ClosureTransport` from the `ZeroPiiTestSupport` product.
     public var transport: (any HTTPTransport)?
-    /// The clock for retry back-off and request timestamps. Tests inject one that does
-    /// not wait.
+    /// The clock for retry back-off, request timestamps and `Retry-After` dates (the
+    /// latter two corrected by the server's clock offset once the SDK learned it). Tests
+    /// inject one that does not wait.
     public var retryClock: any RetryClock = SystemRetryClock()
-    /// The clock for access-token expiry and the provider timeout.
+    /// The monotonic clock for access-token expiry, the provider timeout and
+    /// ``callTimeout``. Tests inject a `ManualTokenClock` to move time on at will.
     public var tokenClock: any TokenClock = SystemTokenClock()
 
     /// The defaults: what the reference's `initialize` overloads use.

@@ -10,7 +10,8 @@ import Foundation
 ///
 /// Calling `initialize` again replaces the configuration of the same instance: new
 /// calls use the new provider, URL, policy and settings; calls already running finish
-/// with the old ones.
+/// with the old ones. Each call takes its whole configuration (client and callback
+/// queue together) when it starts.
 #if canImport(ObjectiveC)
 @objc(ZeroPiiSDK)
 #endif
@@ -244,16 +245,17 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     // MARK: Delivery
 
     /// Runs `work` in the background and hands its result to `callback` exactly once,
-    /// on the configured queue.
+    /// on the configured queue. The configuration is read once, here: a call runs with
+    /// the client and calls back on the queue of the same `initialize`.
     private func deliver<Result: Sendable>(
         _ callback: @escaping (Result) -> Void,
-        _ work: @escaping @Sendable (ZeroPiiSDK) async -> Result
+        _ work: @escaping @Sendable (TokenizationClient) async -> Result
     ) {
-        let queue = currentEngine.callbackQueue
+        let engine = currentEngine
         let box = CallbackBox(callback)
         Task.detached {
-            let result = await work(self)
-            queue.async { box.callback(result) }
+            let result = await work(engine.client)
+            engine.callbackQueue.async { box.callback(result) }
         }
     }
 }

@@ -5,8 +5,9 @@ import Foundation
 import ZeroPiiAuth
 #endif
 
-/// A `TokenClock` that only moves when the test says so: token expiry and the
-/// provider timeout can be tested without waiting.
+/// A `TokenClock` that only moves when the test says so: token expiry, the provider
+/// timeout and the SDK's call time limit (`ZeroPiiConfiguration.callTimeout`) can be
+/// tested without waiting.
 ///
 /// ```swift
 /// let clock = ManualTokenClock()
@@ -44,13 +45,17 @@ public final class ManualTokenClock: TokenClock, @unchecked Sendable {
         let id = UUID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-                let resumeNow: Bool = lock.withLock {
+                let outcome: Result<Void, Error>? = lock.withLock {
+                    // A cancellation that came before this point has set the task's flag
+                    // already (its handler found nothing to cancel); a later one finds the
+                    // sleeper registered.
+                    if Task.isCancelled { return .failure(CancellationError()) }
                     let deadline = current + seconds
-                    if deadline <= current { return true }
+                    if !(deadline > current) { return .success(()) }
                     sleepers.append((id, deadline, continuation))
-                    return false
+                    return nil
                 }
-                if resumeNow { continuation.resume() }
+                if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
             let cancelled = lock.withLock { () -> CheckedContinuation<Void, Error>? in

@@ -1,8 +1,10 @@
+import Foundation
+
 /// A request that got no HTTP response.
 ///
 /// Messages name the kind of failure only; they never hold the URL's query, headers or
 /// body.
-public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case timedOut
         case connectionFailed
@@ -37,6 +39,9 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
     }
+
+    /// The same text as ``description``, for code that shows `localizedDescription`.
+    public var errorDescription: String? { description }
 
     public var description: String {
         let base: String

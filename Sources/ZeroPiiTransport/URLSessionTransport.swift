@@ -7,11 +7,24 @@ import FoundationNetworking
 /// An ``HTTPTransport`` over `URLSession`, on Apple platforms and on Linux.
 ///
 /// Cancelling the calling task cancels the HTTP request. Failures without an HTTP
-/// response become ``TransportError``s. The session is ephemeral: no cookies, no
-/// cache, no credentials stored on disk.
+/// response become ``TransportError``s. The session made by ``init()`` is ephemeral: no
+/// cookies, no cache, no credentials stored on disk.
+///
+/// A transport invalidates only the session it created: a session passed to
+/// ``init(session:)`` stays the app's, usable after the transport is gone (for example
+/// after `ZeroPiiSDK.initialize` is called again).
+///
+/// Timeouts: `request.timeout` is in seconds; zero, negative or NaN ends the attempt at
+/// once, and `.infinity` (or any value above ``longestTimeout``) means no limit of this
+/// transport's own (the session's resource timeout still applies).
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
-    // Sendable: `session` is immutable and URLSession is thread-safe.
+    // Sendable: both stored properties are immutable and URLSession is thread-safe.
     private let session: URLSession
+    private let ownsSession: Bool
+
+    /// The longest per-attempt timeout this transport enforces, in seconds (30 days);
+    /// anything longer, `.infinity` included, means no limit.
+    public static let longestTimeout: TimeInterval = 30 * 24 * 3600
 
     /// A transport with its own ephemeral session.
     public init() {
@@ -21,25 +34,34 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         session = URLSession(configuration: configuration)
+        ownsSession = true
     }
 
     /// A transport over a session the app configured (proxies, pinning delegates, ...).
+    /// The session stays the app's: the transport never invalidates it.
     public init(session: URLSession) {
         self.session = session
+        ownsSession = false
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        if ownsSession {
+            session.finishTasksAndInvalidate()
+        }
     }
 
     /// Sends `request` with `URLSession`, giving up after `request.timeout` seconds.
     ///
     /// - Throws: ``TransportError/timedOut``, `CancellationError` when the calling task
-    ///   was cancelled, or a ``TransportError`` of kind `connectionFailed` for any other
-    ///   failure to get an HTTP response.
+    ///   was cancelled, ``TransportError/cancelled`` when the session cancelled the request
+    ///   on its own (for example because the app invalidated it), or a ``TransportError``
+    ///   of kind `connectionFailed` for any other failure to get an HTTP response.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
+        let limit = Self.timeLimit(request.timeout)
+        guard limit != 0 else { throw TransportError.timedOut }
+        var urlRequest = URLRequest(
+            url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: limit ?? Self.longestTimeout)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
@@ -49,15 +71,17 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         let pending = PendingTask()
         // URLSession on Linux applies the session's timeout rather than the request's,
         // so the per-attempt timeout is enforced here, the same way on every platform.
-        let timer = Task {
-            try await Task.sleep(nanoseconds: UInt64(max(0, request.timeout) * 1e9))
-            pending.cancel(timedOut: true)
+        let timer = limit.map { seconds in
+            Task {
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                pending.cancel(timedOut: true)
+            }
         }
-        defer { timer.cancel() }
+        defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
-                    continuation.resume(with: Self.outcome(data: data, response: response, error: error, timedOut: pending.didTimeOut))
+                    continuation.resume(with: Self.outcome(data: data, response: response, error: error, cancellation: pending.cancellation))
                 }
                 pending.start(task)
             }
@@ -66,7 +90,16 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    private static func outcome(data: Data?, response: URLResponse?, error: Error?, timedOut: Bool) -> Result<HTTPResponse, Error> {
+    /// The attempt's time limit in seconds, at most ``longestTimeout``; nil for no limit.
+    /// Zero, negative and NaN become 0, so the attempt ends at once.
+    static func timeLimit(_ timeout: TimeInterval) -> TimeInterval? {
+        guard timeout > 0 else { return 0 }
+        return timeout <= longestTimeout ? timeout : nil
+    }
+
+    private static func outcome(
+        data: Data?, response: URLResponse?, error: Error?, cancellation: PendingTask.Cancellation?
+    ) -> Result<HTTPResponse, Error> {
         if let http = response as? HTTPURLResponse, error == nil {
             var headers: [String: String] = [:]
             for (name, value) in http.allHeaderFields {
@@ -78,7 +111,12 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
             return .failure(TransportError.connectionFailed(detail: "no HTTP response"))
         }
         switch urlError.code {
-        case .cancelled: return .failure(timedOut ? TransportError.timedOut : CancellationError())
+        case .cancelled:
+            switch cancellation {
+            case .timedOut: return .failure(TransportError.timedOut)
+            case .byCaller: return .failure(CancellationError())
+            case nil: return .failure(TransportError.cancelled)
+            }
         case .timedOut: return .failure(TransportError.timedOut)
         default: return .failure(TransportError.connectionFailed(detail: "URLError \(urlError.code.rawValue)"))
         }
@@ -91,16 +129,22 @@ private final class PendingTask: @unchecked Sendable {
     // Sendable: all state is guarded by `lock`.
     private let lock = NSLock()
     private var task: URLSessionDataTask?
-    private var isCancelled = false
-    private var timedOut = false
+    private var cancelledBy: Cancellation?
 
-    /// Whether the cancellation came from the attempt's timeout rather than the caller.
-    var didTimeOut: Bool { lock.withLock { timedOut } }
+    /// Who cancelled the request, when this transport did.
+    enum Cancellation {
+        case timedOut
+        case byCaller
+    }
+
+    /// Why this transport cancelled the request; nil when it did not (so a cancellation
+    /// came from the session itself).
+    var cancellation: Cancellation? { lock.withLock { cancelledBy } }
 
     func start(_ task: URLSessionDataTask) {
         lock.lock()
         self.task = task
-        let cancelled = isCancelled
+        let cancelled = cancelledBy != nil
         lock.unlock()
         if cancelled {
             task.cancel()
@@ -110,9 +154,8 @@ private final class PendingTask: @unchecked Sendable {
 
     func cancel(timedOut: Bool) {
         lock.lock()
-        if !isCancelled {
-            isCancelled = true
-            self.timedOut = timedOut
+        if cancelledBy == nil {
+            cancelledBy = timedOut ? .timedOut : .byCaller
         }
         let task = self.task
         lock.unlock()

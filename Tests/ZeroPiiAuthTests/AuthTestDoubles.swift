@@ -9,6 +9,7 @@ final class ScriptedProvider: NSObject, AccessTokenProvider, @unchecked Sendable
         case answerTwice
         case never
         case fail
+        case failWith(NSError)
     }
 
     struct ProviderFailure: Error {}
@@ -42,6 +43,8 @@ final class ScriptedProvider: NSObject, AccessTokenProvider, @unchecked Sendable
             break
         case .fail:
             completion(nil, ProviderFailure())
+        case .failWith(let error):
+            completion(nil, error)
         }
     }
 
@@ -68,4 +71,21 @@ final class LogRecorder: @unchecked Sendable {
 /// Waits (without sleeping) until `condition` holds.
 func waitUntil(_ condition: () -> Bool) async {
     while !condition() { await Task.yield() }
+}
+
+/// Waits (without sleeping) until `condition` holds or `seconds` of real time passed;
+/// returns whether it holds. For conditions that a regression would never meet.
+func waitUntil(atMost seconds: TimeInterval, _ condition: () -> Bool) async -> Bool {
+    let giveUp = Date().addingTimeInterval(seconds)
+    while !condition() && Date() < giveUp { await Task.yield() }
+    return condition()
+}
+
+/// Holds a value that tasks set and tests read.
+final class Flag: @unchecked Sendable {
+    // Sendable: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var set = false
+    var isSet: Bool { lock.withLock { set } }
+    func raise() { lock.withLock { set = true } }
 }

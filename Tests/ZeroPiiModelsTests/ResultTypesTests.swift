@@ -33,3 +33,43 @@ struct ResultTypesTests {
         }
     }
 }
+
+struct ErrorKindTests {
+    @Test func successHasNoKindAndFailuresAlwaysHaveOne() {
+        #expect(TokenizeResult(token: "t", exists: false, newlyCreated: true, dataType: nil).errorKind == .none)
+        #expect(
+            BatchTokenizeResult(results: [], summary: BatchTokenizeSummary(processedCount: 0, existingCount: 0, newlyCreatedCount: 0)).errorKind
+                == .none)
+        #expect(TokenizeResult(errorMessage: "x", errorKind: .network).errorKind == .network)
+        #expect(BatchTokenizeResult(errorMessage: "x", errorKind: .timeout).errorKind == .timeout)
+        #expect(TokenizeResult(errorMessage: "x", errorKind: .none).errorKind == .unexpected)
+        #expect(TokenizeResult(errorMessage: "x").errorKind == .unexpected)
+        #expect(TokenizeResult(errorMessage: "x", httpStatusCode: 429).errorKind == .rateLimited)
+        #expect(BatchTokenizeResult(errorMessage: "x", httpStatusCode: 503).errorKind == .server)
+        #expect(TokenizeResult(errorMessage: "x", httpStatusCode: 401).description.contains("authentication"))
+    }
+
+    /// PROTOCOL.md section 6, status by status.
+    @Test(arguments: [
+        (400, ZeroPiiErrorKind.invalidInput), (401, .authentication), (403, .authentication), (404, .configuration),
+        (409, .server), (413, .invalidInput), (418, .configuration), (419, .configuration), (429, .rateLimited),
+        (500, .server), (501, .server), (502, .server), (503, .server), (504, .server), (505, .server),
+        (302, .configuration), (101, .configuration), (200, .invalidResponse),
+    ])
+    func statusesMapToTheirDocumentedKind(status: Int, kind: ZeroPiiErrorKind) {
+        #expect(ZeroPiiErrorKind(httpStatusCode: status) == kind)
+    }
+
+    @Test func rawValuesAndNamesAreStable() {
+        let all: [ZeroPiiErrorKind] = [
+            .none, .invalidInput, .configuration, .authentication, .network, .timeout, .rateLimited, .server, .invalidResponse,
+            .cancelled, .unexpected,
+        ]
+        #expect(all.map(\.rawValue) == Array(0...10))
+        #expect(
+            all.map(\.description) == [
+                "none", "invalidInput", "configuration", "authentication", "network", "timeout", "rateLimited", "server",
+                "invalidResponse", "cancelled", "unexpected",
+            ])
+    }
+}

@@ -62,6 +62,57 @@ struct RetryAfterTests {
         #expect(RetryAfter.milliseconds(from: "-5", now: now) == nil)
         #expect(RetryAfter.milliseconds(from: "1.5", now: now) == nil)
     }
+
+    /// RFC 9110's delta-seconds are ASCII digits; other characters that Unicode calls
+    /// numbers make the header unreadable rather than a 60-second wait.
+    @Test(arguments: ["½", "٣", "５", "Ⅻ", "3½", "１２"])
+    func onlyASCIIDigitsCountAsSeconds(header: String) {
+        #expect(RetryAfter.milliseconds(from: header, now: now) == nil)
+    }
+
+    @Test func anHTTPDateIsMeasuredAgainstTheGivenClock() {
+        // The server's clock is an hour ahead of the device: its date of "in 10 s" is
+        // 10 s from the corrected now, not an hour and 10 s from the device's.
+        let serverNow = now.addingTimeInterval(3600)
+        let header = InTestDates.imfFixdate(serverNow.addingTimeInterval(10))
+        #expect(RetryAfter.milliseconds(from: header, now: serverNow) == 10_000)
+    }
+}
+
+struct HTTPDateTests {
+    let expected = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+
+    @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"])
+    func readsTheThreeFormsRFC9110Requires(text: String) {
+        #expect(HTTPDate.date(from: text) == expected)
+    }
+
+    @Test func rejectsOtherText() {
+        for text in ["", "yesterday", "1994-11-06T08:49:37Z", "5"] {
+            #expect(HTTPDate.date(from: text) == nil, "\(text)")
+        }
+    }
+
+    @Test func isSafeToUseFromManyTasksAtOnce() async {
+        let dates = await withTaskGroup(of: Date?.self) { group in
+            for index in 0..<400 {
+                let text = ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"][index % 3]
+                group.addTask { HTTPDate.date(from: text) }
+            }
+            return await group.reduce(into: [Date?]()) { $0.append($1) }
+        }
+        #expect(dates.count == 400 && dates.allSatisfy { $0 == expected })
+    }
+}
+
+enum InTestDates {
+    static func imfFixdate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
 }
 
 struct RetryLoopTests {
@@ -125,6 +176,31 @@ struct RetryLoopTests {
         #expect(policy.calls.map(\.0) == [0, 1, 2])
         #expect(policy.calls.allSatisfy { $0.1 == nil })
         #expect(clock.sleeps == [0, 0])  // negative delays are treated as none
+    }
+
+    final class HugeDelayPolicy: NSObject, RetryPolicy, @unchecked Sendable {
+        func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool { attempt < 1 }
+        func retryDelayMs(attempt: Int) -> Int { Int.max }
+    }
+
+    @Test func anIntMaxDelayIsPassedOnWithoutTrapping() async throws {
+        let clock = ImmediateRetryClock(now: Date(timeIntervalSince1970: 1_764_489_600))
+        let result: String = try await RetryLoop(policy: HugeDelayPolicy(), clock: clock).run { attempt in
+            attempt == 0 ? .retryable(statusCode: 429, retryAfter: "30", final: "x") : .finished("ok")
+        }
+        #expect(result == "ok")
+        #expect(clock.sleeps == [Int.max])
+    }
+
+    @Test func theSystemClockWaitsAnyDelayWithoutTrapping() async throws {
+        let clock = SystemRetryClock()
+        try await clock.sleep(milliseconds: Int.min)
+        try await clock.sleep(milliseconds: 0)
+        for milliseconds in [Int.max, Int.max / 1_000_000 + 1, 86_400_001] {
+            let sleeper = Task { try await clock.sleep(milliseconds: milliseconds) }
+            sleeper.cancel()
+            await #expect(throws: CancellationError.self) { try await sleeper.value }
+        }
     }
 
     @Test func cancellingDuringTheBackOffEndsTheLoop() async throws {

@@ -3,6 +3,10 @@ import Testing
 import ZeroPiiTestSupport
 import ZeroPiiTransport
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Serialized: each test runs its own loopback server, and keeping them apart makes a
 /// failure point at one of them.
 @Suite(.serialized)
@@ -73,6 +77,61 @@ struct URLSessionTransportTests {
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(Date().timeIntervalSince(started) < 30)
+    }
+
+    @Test func timeoutsOfAnySizeWorkWithoutTrapping() async throws {
+        let server = try LoopbackHTTPServer { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
+        defer { server.stop() }
+        for timeout in [TimeInterval.infinity, 1e300, TimeInterval(Int.max), URLSessionTransport.longestTimeout + 1] {
+            let response = try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: timeout))
+            #expect(response.statusCode == 200, "\(timeout)")
+        }
+        for timeout in [0, -1, TimeInterval.nan] {
+            await #expect(throws: TransportError.timedOut, "\(timeout)") {
+                try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: timeout))
+            }
+        }
+    }
+
+    @Test func anAppSessionOutlivesItsTransport() async throws {
+        let server = try LoopbackHTTPServer { _ in .respond(status: 204, headers: [:], body: Data()) }
+        defer { server.stop() }
+        let appSession = URLSession(configuration: .ephemeral)
+        defer { appSession.invalidateAndCancel() }
+        weak var released: URLSessionTransport?
+        do {
+            let transport = URLSessionTransport(session: appSession)
+            released = transport
+            #expect(try await transport.send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 10)).statusCode == 204)
+        }
+        #expect(released == nil)
+        // A round trip after the transport's deinit: the session still takes new tasks.
+        for _ in 0..<2 {
+            let again = try await URLSessionTransport(session: appSession).send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 10))
+            #expect(again.statusCode == 204)
+        }
+    }
+
+    @Test func aRequestTheSessionCancelsIsTransportCancelledNotACallerCancellation() async throws {
+        let (arrived, continuation) = AsyncStream<Void>.makeStream()
+        let server = try LoopbackHTTPServer { _ in
+            continuation.yield()
+            return .hang
+        }
+        defer { server.stop() }
+        let appSession = URLSession(configuration: .ephemeral)
+        let task = Task {
+            try await URLSessionTransport(session: appSession).send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 60))
+        }
+        var iterator = arrived.makeAsyncIterator()
+        _ = await iterator.next()
+        appSession.invalidateAndCancel()  // the app tears its session down
+        await #expect(throws: TransportError.cancelled) { try await task.value }
+    }
+
+    @Test func errorsAreLocalized() {
+        let error: Error = TransportError.connectionFailed(detail: "URLError -1004")
+        #expect(error.localizedDescription == "the connection failed (URLError -1004)")
     }
 
     @Test func descriptionsHoldNoBodyOrHeaders() {

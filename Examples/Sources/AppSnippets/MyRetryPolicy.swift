@@ -1,8 +1,8 @@
 import CleverTapZeroPiiSDK
 import Foundation
 
-// API Reference, RetryPolicy: up to three retries of network errors, 429 and 5xx
-// gateway errors, waiting 2 s, 4 s, 8 s.
+// API Reference, RetryPolicy: up to three retries of network errors, 429, 500, 502, 503 and
+// 504, waiting 2 s, 4 s, 8 s.
 class MyRetryPolicy: NSObject, RetryPolicy {
     func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool {
         guard attempt < 3 else { return false }

@@ -54,9 +54,18 @@ let batches = await tokenizeInBatches(strings, with: sdk.batchTokenize) + tokeni
 var failed = false
 for batch in batches {
     guard batch.isSuccess, let summary = batch.summary else {
-        // The error message never holds a value or a token, so it is safe to log.
+        // The error message never holds a value or a token, so it is safe to log. The
+        // kind, not the message's wording, says what to do about it.
         let status = batch.httpStatusCode.map { " (HTTP \($0))" } ?? ""
-        FileHandle.standardError.write(Data("tokenize-values: \(batch.errorMessage ?? "unknown error")\(status)\n".utf8))
+        let hint: String
+        switch batch.errorKind {
+        case .authentication: hint = "; check ZEROPII_CLIENT_ID, ZEROPII_CLIENT_SECRET and ZEROPII_TOKEN_URL"
+        case .configuration: hint = "; check ZEROPII_API_URL"
+        case .network, .timeout: hint = "; is the API at \(apiURL) running? (`swift run zeropii serve`)"
+        case .rateLimited, .server: hint = "; try again later"
+        default: hint = ""
+        }
+        FileHandle.standardError.write(Data("tokenize-values: \(batch.errorMessage ?? "unknown error")\(status)\(hint)\n".utf8))
         failed = true
         continue
     }

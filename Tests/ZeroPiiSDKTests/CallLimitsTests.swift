@@ -1,0 +1,281 @@
+import Foundation
+import Testing
+import ZeroPiiTestSupport
+
+@testable import ZeroPiiSDK
+
+/// A provider whose fetch takes `seconds` on an injected clock, counting calls.
+final class SlowProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
+    // Sendable: `count` is guarded by `lock`; the rest is immutable.
+    private let lock = NSLock()
+    private var count = 0
+    let clock: ManualTokenClock
+    let seconds: TimeInterval
+
+    init(clock: ManualTokenClock, seconds: TimeInterval) {
+        self.clock = clock
+        self.seconds = seconds
+    }
+
+    var calls: Int { lock.withLock { count } }
+
+    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+        lock.withLock { count += 1 }
+        let completion = SendableCompletion(completion)
+        let (clock, seconds) = (self.clock, self.seconds)
+        Task {
+            try? await clock.sleep(seconds: seconds)
+            completion.call(AccessTokenInfo(token: "slow-access-token", expiresInSeconds: 3600), nil)
+        }
+    }
+}
+
+/// A provider's completion carried into a task (the provider protocol's closure is not
+/// `@Sendable`; this one is called once).
+struct SendableCompletion: @unchecked Sendable {
+    let call: (AccessTokenInfo?, Error?) -> Void
+    init(_ call: @escaping (AccessTokenInfo?, Error?) -> Void) { self.call = call }
+}
+
+/// A policy that retries every retryable failure, as often as asked, with a fixed delay.
+final class EndlessRetryPolicy: NSObject, RetryPolicy, @unchecked Sendable {
+    // Sendable: all stored properties are immutable.
+    let delayMs: Int
+    init(delayMs: Int = 0) { self.delayMs = delayMs }
+    func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool { true }
+    func retryDelayMs(attempt: Int) -> Int { delayMs }
+}
+
+/// Lets requests through one at a time, when the test says so.
+final class RequestGate: @unchecked Sendable {
+    // Sendable: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var arrived = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var opened = false
+
+    var requestCount: Int { lock.withLock { arrived } }
+
+    /// Counts the request, then waits until ``open()`` unless `passes` lets it through.
+    func pass(_ passes: (Int) -> Bool) async {
+        let number = lock.withLock { () -> Int in
+            arrived += 1
+            return arrived
+        }
+        guard !passes(number) else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let openNow: Bool = lock.withLock {
+                if opened { return true }
+                waiting.append(continuation)
+                return false
+            }
+            if openNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let released: [CheckedContinuation<Void, Never>] = lock.withLock {
+            opened = true
+            defer { waiting = [] }
+            return waiting
+        }
+        released.forEach { $0.resume() }
+    }
+}
+
+/// Waits (without sleeping) until `condition` holds or `seconds` of real time passed.
+func waitUntil(atMost seconds: TimeInterval, _ condition: () -> Bool) async -> Bool {
+    let giveUp = Date().addingTimeInterval(seconds)
+    while !condition() && Date() < giveUp { await Task.yield() }
+    return condition()
+}
+
+/// The task's value, or nil when it has none within `seconds` of real time: a watchdog,
+/// so that a regression fails the test instead of stalling the suite.
+func value<Value: Sendable>(of task: Task<Value, Never>, within seconds: TimeInterval) async -> Value? {
+    let claimed = ClaimOnce()
+    return await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+        let watchdog = Task {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            if claimed.claim() { continuation.resume(returning: nil) }
+        }
+        Task {
+            let value = await task.value
+            watchdog.cancel()
+            if claimed.claim() { continuation.resume(returning: value) }
+        }
+    }
+}
+
+/// True for the first caller only.
+final class ClaimOnce: @unchecked Sendable {
+    // Sendable: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var claimed = false
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
+    }
+}
+
+struct CallLimitsTests {
+    @Test func aCallCancelledDuringATenSecondProviderFetchEndsAtOnceWhileASecondCallGetsTheToken() async throws {
+        let clock = ManualTokenClock()
+        let provider = SlowProvider(clock: clock, seconds: 10)
+        let server = InTestServer()
+        let client = makeClient(server: server, provider: provider) { $0.tokenClock = clock }
+        let cancelled = Task { await client.tokenize("first") }
+        let patient = Task { await client.tokenize("second") }
+        // Two call limits, the provider timeout and the provider's own 10 s fetch.
+        try #require(await waitUntil(atMost: 10) { clock.sleeperCount == 4 })
+        #expect(provider.calls == 1)
+
+        let started = Date()
+        cancelled.cancel()
+        let result = try #require(await value(of: cancelled, within: 10))
+        // The fetch has 10 s of the injected clock to go, and the clock does not move.
+        #expect(Date().timeIntervalSince(started) < 1)
+        #expect(!result.isSuccess && result.errorKind == .cancelled)
+        #expect(result.errorMessage == "the request was cancelled")
+
+        clock.advance(by: 10)
+        let second = await patient.value
+        #expect(second.isSuccess && second.token == InTestServer.token(for: "second"))
+        #expect(provider.calls == 1)
+        #expect(server.requests.map { $0.header("Authorization") } == ["Bearer slow-access-token"])
+    }
+
+    @Test func aCallTimeoutOfOneSecondOverAServerAlwaysAnswering503EndsWithTheTimeoutKind() async throws {
+        let tokenClock = ManualTokenClock()
+        let retryClock = ImmediateRetryClock()
+        let gate = RequestGate()
+        let server = InTestServer()
+        let client = makeClient(server: server, retryPolicy: EndlessRetryPolicy(), retryClock: retryClock) { configuration in
+            configuration.tokenClock = tokenClock
+            configuration.callTimeout = 1
+            configuration.transport = ClosureTransport { _ in
+                // The first two answers come at once; the third hangs until the test opens the gate.
+                await gate.pass { $0 <= 2 }
+                return InTestServer.errorResponse(status: 503, code: "unavailable")
+            }
+        }
+        let call = Task { await client.tokenize("value") }
+        try #require(await waitUntil(atMost: 10) { gate.requestCount == 3 })
+        tokenClock.advance(by: 1)
+        let result = try #require(await value(of: call, within: 10))  // while the third attempt still hangs
+        #expect(!result.isSuccess && result.errorKind == .timeout)
+        #expect(result.httpStatusCode == nil)
+        #expect(result.errorMessage == "the call did not finish within its time limit of 1 s")
+
+        // The hanging attempt answers 503 after the deadline: the call ended, so the
+        // policy's retry is never sent (its back-off is the last thing the loop does).
+        gate.open()
+        #expect(await waitUntil(atMost: 10) { retryClock.sleeps.count == 3 })
+        #expect(gate.requestCount == 3)
+    }
+
+    @Test func infinityAndIntMaxSettingsRunWithoutATrap() async throws {
+        final class IntMaxPolicy: NSObject, RetryPolicy, @unchecked Sendable {
+            func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool { attempt == 0 }
+            func retryDelayMs(attempt: Int) -> Int { Int.max }
+        }
+        let server = InTestServer()
+        server.script(status: 503)
+        let retryClock = ImmediateRetryClock()
+        let provider = CountingProvider(expiresIn: Int.max)
+        let client = makeClient(server: server, provider: provider, retryPolicy: IntMaxPolicy(), retryClock: retryClock) { configuration in
+            configuration.callTimeout = .infinity
+            configuration.requestTimeout = .infinity
+            configuration.tokenProviderTimeout = .infinity
+        }
+        let result = await client.tokenize("value")
+        #expect(result.isSuccess)
+        #expect(retryClock.sleeps == [Int.max])
+        #expect(server.requests.map(\.timeout) == [.infinity, .infinity])
+        #expect(await client.tokenize("again").isSuccess)
+        #expect(provider.calls == 1)  // a token that lives Int.max seconds stays cached
+
+        // The real retry clock asked to wait Int.max ms: cut short by the call's limit.
+        let tokenClock = ManualTokenClock()
+        server.script(status: 503)
+        var configuration = ZeroPiiConfiguration()
+        configuration.transport = server.transport
+        configuration.tokenClock = tokenClock
+        configuration.callTimeout = 1
+        let realClockClient = TokenizationClient(
+            apiURL: "https://tokens.example.test/", tokenProvider: SharedTokenProvider(CountingProvider()), retryPolicy: IntMaxPolicy(),
+            configuration: configuration, logger: SDKLogger(level: .off, handler: nil)
+        )
+        let sentBefore = server.requests.count
+        let waiting = Task { await realClockClient.tokenize("value") }
+        try #require(await waitUntil(atMost: 10) { server.requests.count == sentBefore + 1 && tokenClock.sleeperCount == 1 })
+        tokenClock.advance(by: 1)
+        #expect(try #require(await value(of: waiting, within: 10)).errorKind == .timeout)
+    }
+
+    @Test func zeroNegativeAndNaNCallTimeoutsEndTheCallAtOnce() async throws {
+        for limit in [0, -1, TimeInterval.nan] {
+            let server = InTestServer()
+            let client = makeClient(server: server) { $0.callTimeout = limit }
+            let result = await client.tokenize("value")
+            #expect(result.errorKind == .timeout, "\(limit)")
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func afterTheRefreshGuardTripsProviderCallsStayBounded() async throws {
+        let server = InTestServer(acceptedTokens: ["never-issued"])
+        let provider = CountingProvider()
+        let client = makeClient(server: server, provider: provider, encryption: false)
+        var kinds: Set<ZeroPiiErrorKind> = []
+        for index in 0..<40 {
+            kinds.insert(await client.tokenize("value-\(index)").errorKind)
+        }
+        #expect(kinds == [.authentication])
+        #expect(provider.calls <= 2 * AccessTokenCache.maximumRefreshes + 1)
+        #expect(server.requests.count <= 2 * (AccessTokenCache.maximumRefreshes + 1))
+    }
+
+    @Test func aTransportThatReportsCancelledEndsTheCallWithoutARetry() async throws {
+        final class AskedPolicy: NSObject, RetryPolicy, @unchecked Sendable {
+            private let lock = NSLock()
+            private var count = 0
+            var asked: Int { lock.withLock { count } }
+            func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool {
+                lock.withLock { count += 1 }
+                return true
+            }
+            func retryDelayMs(attempt: Int) -> Int { 0 }
+        }
+        let policy = AskedPolicy()
+        let sent = RequestGate()
+        let client = makeClient(server: InTestServer(), retryPolicy: policy) { configuration in
+            configuration.transport = ClosureTransport { _ in
+                await sent.pass { _ in true }
+                throw TransportError.cancelled
+            }
+        }
+        let result = await client.tokenize("value")
+        #expect(result.errorKind == .cancelled && result.errorMessage == "the request was cancelled")
+        #expect(sent.requestCount == 1)
+        #expect(policy.asked == 0)
+    }
+
+    @Test func aRetryAfterDateIsReadOnTheServersClock() async throws {
+        let server = InTestServer()
+        server.serverClockOffset = 3600  // the server is an hour ahead of this device
+        let retryClock = ImmediateRetryClock()  // the device's real clock, as the server's
+        let client = makeClient(server: server, retryClock: retryClock)
+        #expect(await client.tokenize("learn the offset").isSuccess)  // stale_request, corrected, replayed
+
+        // "Retry in 10 s", written on the server's clock.
+        server.script(status: 429, headers: ["Retry-After": InTestServer.httpDate(Date().addingTimeInterval(3600 + 10))])
+        #expect(await client.tokenize("value").isSuccess)
+        let wait = try #require(retryClock.sleeps.first)
+        // About 10 s (less the time the test took since the header was written, and the
+        // header's whole-second rounding); the device's clock would make it 60 s, the cap.
+        #expect((1_000...11_000).contains(wait), "\(wait) ms")
+    }
+}
