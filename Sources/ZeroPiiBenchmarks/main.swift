@@ -1,7 +1,7 @@
 import Foundation
 import ZeroPiiCrypto
 
-/// `zeropii-benchmarks [crypto] [envelope] [csv [ROWS]]`: prints figures for the crypto
+/// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS]]`: prints figures for the crypto
 /// building blocks, for the v1 envelope per request (old and new code side by side) and
 /// for end-to-end CSV tokenization (default 1,000,000 rows).
 /// Build with `-c release`; debug builds are an order of magnitude slower.
@@ -14,7 +14,12 @@ while !arguments.isEmpty {
     case "crypto":
         CryptoBenchmarks.run()
     case "envelope":
-        EnvelopeBenchmark.run()
+        var sizes: [Int] = []
+        while let first = arguments.first, let size = Int(first) {
+            sizes.append(size)
+            arguments.removeFirst()
+        }
+        EnvelopeBenchmark.run(sizes: sizes.isEmpty ? EnvelopeBenchmark.sizes : sizes)
     case "csv":
         var rows = 1_000_000
         if let first = arguments.first, let count = Int(first) {
