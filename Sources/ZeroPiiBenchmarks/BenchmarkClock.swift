@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Repeats a piece of work until enough time has passed to give a stable figure.
 enum BenchmarkClock {
     /// Runs `body` repeatedly for about `seconds` after a short warm-up and returns
@@ -20,5 +26,29 @@ enum BenchmarkClock {
             best = max(best, Double(runs) / (Double(now - start) / 1e9))
         }
         return best
+    }
+
+    /// The CPU time this thread has used, in seconds. Unlike the wall clock it does not
+    /// run while the thread waits for a core, so on a shared machine it measures the
+    /// work rather than the neighbours.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Runs `body` for about `seconds` of this thread's CPU time and returns the CPU
+    /// microseconds per run.
+    static func cpuMicrosecondsPerRun(seconds: Double, _ body: () -> Void) -> Double {
+        body()
+        let start = threadCPUSeconds()
+        var runs = 0
+        var now = start
+        repeat {
+            for _ in 0..<16 { body() }
+            runs += 16
+            now = threadCPUSeconds()
+        } while now - start < seconds
+        return (now - start) * 1e6 / Double(runs)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import ZeroPiiCrypto
 
-/// `zeropii-benchmarks [crypto] [csv [ROWS]]`: prints figures for the crypto building
-/// blocks and for end-to-end CSV tokenization (default 1,000,000 rows).
+/// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS]]`: prints figures for the crypto
+/// building blocks, for the v1 envelope per request (old and new code side by side) and
+/// for end-to-end CSV tokenization (default 1,000,000 rows).
 /// Build with `-c release`; debug builds are an order of magnitude slower.
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.isEmpty { arguments = ["crypto"] }
@@ -12,6 +13,13 @@ while !arguments.isEmpty {
     switch suite {
     case "crypto":
         CryptoBenchmarks.run()
+    case "envelope":
+        var sizes: [Int] = []
+        while let first = arguments.first, let size = Int(first) {
+            sizes.append(size)
+            arguments.removeFirst()
+        }
+        EnvelopeBenchmark.run(sizes: sizes.isEmpty ? EnvelopeBenchmark.sizes : sizes)
     case "csv":
         var rows = 1_000_000
         if let first = arguments.first, let count = Int(first) {
@@ -20,7 +28,7 @@ while !arguments.isEmpty {
         }
         await CSVBenchmark.run(rows: rows)
     default:
-        FileHandle.standardError.write(Data("unknown benchmark suite '\(suite)'; available: crypto, csv [ROWS]\n".utf8))
+        FileHandle.standardError.write(Data("unknown benchmark suite '\(suite)'; available: crypto, envelope, csv [ROWS]\n".utf8))
         exit(2)
     }
 }

@@ -49,7 +49,9 @@ if stage == "all" || stage == "envelope" {
     let token = String(decoding: uninitialisedBytes(48).map { $0 & 0x3F | 0x40 }, as: UTF8.self)
     let envelope = PayloadEnvelope(accessToken: token, operation: "tokenize", requestID: "r", timestamp: 1)
     let sealed = try envelope.sealRequest(uninitialisedBytes(200))
-    print("envelope \(sealed.ciphertext.count) bytes")
+    // Opening it again (the server's side): the tag check's verdict is the only expected report.
+    let opened = try envelope.openRequest(sealed)
+    print("envelope \(sealed.ciphertext.count) bytes, opened \(opened.count)")
 }
 
 if stage == "all" || stage == "open" {

@@ -2,8 +2,9 @@ import Foundation
 
 extension AES.GCM {
     /// A GCM nonce (initialisation vector). Twelve bytes is the standard size and the
-    /// fast path; any other non-zero length is accepted and hashed into the initial
-    /// counter as SP 800-38D specifies.
+    /// fast path; longer nonces are accepted and hashed into the initial counter as
+    /// SP 800-38D specifies. Shorter ones are refused, as swift-crypto and CryptoKit
+    /// refuse them: a short nonce gives little room before one repeats.
     public struct Nonce: ContiguousBytes, Sequence, Hashable, Sendable {
         let bytes: Data
 
@@ -13,9 +14,9 @@ extension AES.GCM {
         }
 
         /// A nonce holding a copy of `data`.
-        /// - Throws: ``CryptoError/incorrectParameterSize`` for an empty nonce.
+        /// - Throws: ``CryptoError/incorrectParameterSize`` for a nonce shorter than 12 bytes.
         public init<D: DataProtocol>(data: D) throws {
-            guard !data.isEmpty else { throw CryptoError.incorrectParameterSize }
+            guard data.count >= GCMEngine.standardNonceByteCount else { throw CryptoError.incorrectParameterSize }
             bytes = Data(data)
         }
 

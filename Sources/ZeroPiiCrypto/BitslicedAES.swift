@@ -9,13 +9,20 @@
 /// expensive linear step from every round but the last.
 ///
 /// The expanded key is kept in bitsliced form, eight words per round, in memory
-/// that is wiped on release. The instance is immutable after initialisation and
-/// so safe to share between threads.
-final class BitslicedAES: @unchecked Sendable {
+/// that is wiped on release. The same allocation holds the scratch words of counter
+/// mode, so an instance serves one message at a time: ``GCMEngine`` makes one per
+/// message and never shares it.
+final class BitslicedAES {
     /// 10, 12 or 14.
     let roundCount: Int
     private let roundKeys: UnsafeMutablePointer<UInt64>
     private let roundKeyWordCount: Int
+    /// The whole allocation: round keys, then the keystream scratch, then the room the
+    /// key schedule works in (wiped as soon as the round keys are made).
+    private let memory: UnsafeMutableRawBufferPointer
+    /// Room for one batch of counter blocks and the tag mask: the working memory of the
+    /// one message this instance serves (see ``KeystreamScratch``).
+    let scratch: KeystreamScratch
 
     /// Expands a 16-, 24- or 32-byte key.
     /// - Throws: ``CryptoError/incorrectKeySize`` for any other length.
@@ -28,8 +35,21 @@ final class BitslicedAES: @unchecked Sendable {
         default: throw CryptoError.incorrectKeySize
         }
         let scheduleWordCount = 4 * (roundCount + 1)
-        var schedule = [UInt32](repeating: 0, count: scheduleWordCount)
-        defer { schedule.withUnsafeMutableBytes { Wipe.bytes($0) } }
+        roundKeyWordCount = 8 * (roundCount + 1)
+        // One allocation per message for everything the cipher and GCM need.
+        let roundKeyByteCount = roundKeyWordCount * MemoryLayout<UInt64>.stride
+        let scratchByteCount = KeystreamScratch.wordCount * MemoryLayout<UInt32>.stride
+        let scheduleByteCount = scheduleWordCount * MemoryLayout<UInt32>.stride
+        memory = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: roundKeyByteCount + scratchByteCount + scheduleByteCount, alignment: 16
+        )
+        // Not zero-filled: every word is written before it is read.
+        roundKeys = memory.baseAddress!.assumingMemoryBound(to: UInt64.self)
+        scratch = KeystreamScratch(words: (memory.baseAddress! + roundKeyByteCount).assumingMemoryBound(to: UInt32.self))
+        let schedule = (memory.baseAddress! + roundKeyByteCount + scratchByteCount).assumingMemoryBound(to: UInt32.self)
+        defer {
+            Wipe.bytes(UnsafeMutableRawBufferPointer(start: schedule, count: scheduleByteCount), .roundKeys)
+        }
 
         for index in 0..<keyWordCount {
             schedule[index] = UInt32(littleEndian: key.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
@@ -37,45 +57,59 @@ final class BitslicedAES: @unchecked Sendable {
         // The schedule's branches depend on the word index only, never on key bytes.
         var roundConstant: UInt32 = 1
         var previous = schedule[keyWordCount - 1]
+        // `position` is `index % keyWordCount`, kept as a counter: a division per word
+        // cost as much as the rest of the schedule.
+        var position = 0
         for index in keyWordCount..<scheduleWordCount {
-            if index % keyWordCount == 0 {
+            if position == 0 {
                 // RotWord on a little-endian word moves the first byte to the end.
                 previous = (previous &<< 24) | (previous &>> 8)
                 previous = Self.substituteWord(previous) ^ roundConstant
                 roundConstant = Self.doubleInField(roundConstant)
-            } else if keyWordCount > 6 && index % keyWordCount == 4 {
+            } else if keyWordCount > 6 && position == 4 {
                 previous = Self.substituteWord(previous)
             }
-            previous ^= schedule[index - keyWordCount]
+            previous ^= schedule[index &- keyWordCount]
             schedule[index] = previous
+            position &+= 1
+            if position == keyWordCount { position = 0 }
         }
 
-        roundKeyWordCount = 8 * (roundCount + 1)
-        roundKeys = UnsafeMutablePointer<UInt64>.allocate(capacity: roundKeyWordCount)
-        for round in 0...roundCount {
-            // The same round key for all four block slots.
-            let (evenBytes, oddBytes) = BitslicedState.interleave(
-                schedule[4 * round], schedule[4 * round + 1], schedule[4 * round + 2], schedule[4 * round + 3]
-            )
-            let even = evenBytes
-            let odd = oddBytes
-            var state = BitslicedState()
-            (state.q0, state.q1, state.q2, state.q3) = (even, even, even, even)
-            (state.q4, state.q5, state.q6, state.q7) = (odd, odd, odd, odd)
-            state.transpose()
-            if round > 0 && round < roundCount {
-                // The state after round r lags r ShiftRows behind; so must its key.
-                state.shiftRows(power: (4 - round % 4) % 4)
+        // Four round keys at a time go through one transpose, one per block slot; each
+        // is then copied into all four slots (the same round key for every block).
+        let slotBits: UInt64 = 0x1111_1111_1111_1111
+        var group = 0
+        while group <= roundCount {
+            let words = scratch.words
+            for slot in 0..<BitslicedState.blockCount {
+                let round = group + slot
+                for index in 0..<4 { words[4 * slot + index] = round <= roundCount ? schedule[4 * round + index] : 0 }
             }
-            let destination = roundKeys + 8 * round
-            (destination[0], destination[1], destination[2], destination[3]) = (state.q0, state.q1, state.q2, state.q3)
-            (destination[4], destination[5], destination[6], destination[7]) = (state.q4, state.q5, state.q6, state.q7)
+            let packed = BitslicedState(words: UnsafePointer(words))
+            for slot in 0..<BitslicedState.blockCount where group + slot <= roundCount {
+                let round = group + slot
+                @inline(__always) func spread(_ word: UInt64) -> UInt64 {
+                    ((word &>> UInt64(slot)) & slotBits) &* 0xF
+                }
+                var state = BitslicedState()
+                (state.q0, state.q1, state.q2, state.q3) = (spread(packed.q0), spread(packed.q1), spread(packed.q2), spread(packed.q3))
+                (state.q4, state.q5, state.q6, state.q7) = (spread(packed.q4), spread(packed.q5), spread(packed.q6), spread(packed.q7))
+                if round > 0 && round < roundCount {
+                    // The state after round r lags r ShiftRows behind; so must its key.
+                    state.shiftRows(power: (4 - round % 4) % 4)
+                }
+                let destination = roundKeys + 8 * round
+                (destination[0], destination[1], destination[2], destination[3]) = (state.q0, state.q1, state.q2, state.q3)
+                (destination[4], destination[5], destination[6], destination[7]) = (state.q4, state.q5, state.q6, state.q7)
+            }
+            group += BitslicedState.blockCount
         }
+        scratch.words.update(repeating: 0, count: KeystreamScratch.batchWordCount)
     }
 
     deinit {
-        Wipe.bytes(UnsafeMutableRawBufferPointer(start: roundKeys, count: roundKeyWordCount * MemoryLayout<UInt64>.stride))
-        roundKeys.deallocate()
+        Wipe.bytes(memory, .roundKeys)
+        memory.deallocate()
     }
 
     /// Encrypts the four blocks held in `state`.
@@ -115,10 +149,19 @@ final class BitslicedAES: @unchecked Sendable {
         state.addRoundKey(keys + 8 &* roundCount)
     }
 
-    /// Encrypts one 16-byte block in place (the other three slots carry zeros).
+    /// Encrypts the four blocks held as sixteen words in `words`, in place.
+    @inline(__always)
+    func encryptBatch(_ words: UnsafeMutablePointer<UInt32>) {
+        var state = BitslicedState(words: UnsafePointer(words))
+        encrypt(&state)
+        state.store(words: words)
+    }
+
+    /// Encrypts one 16-byte block in place (the other three slots carry zeros). For
+    /// tests; GCM encrypts whole batches.
     func encryptBlock(_ block: UnsafeMutableRawPointer) {
-        let scratch = KeystreamScratch()
         let w = scratch.words
+        w.update(repeating: 0, count: KeystreamScratch.batchWordCount)
         for index in 0..<4 {
             w[index] = UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
         }
@@ -131,13 +174,28 @@ final class BitslicedAES: @unchecked Sendable {
     }
 
     /// SubWord of the key schedule, through the same constant-time S-box circuit.
-    private static func substituteWord(_ word: UInt32) -> UInt32 {
+    ///
+    /// The circuit works on bit planes, lane by lane, so one word needs no full
+    /// transpose: plane `N` takes bit `N` of each of the four bytes (lanes 0, 8, 16 and
+    /// 24), and the output bytes are gathered back from the same lanes. The other lanes
+    /// carry zeros and are masked away.
+    static func substituteWord(_ word: UInt32) -> UInt32 {
+        let lanes: UInt64 = 0x0101_0101
+        let input = UInt64(word)
         var state = BitslicedState()
-        state.q0 = UInt64(word)
-        state.transpose()
+        state.q0 = input & lanes
+        state.q1 = (input &>> 1) & lanes
+        state.q2 = (input &>> 2) & lanes
+        state.q3 = (input &>> 3) & lanes
+        state.q4 = (input &>> 4) & lanes
+        state.q5 = (input &>> 5) & lanes
+        state.q6 = (input &>> 6) & lanes
+        state.q7 = (input &>> 7) & lanes
         state.subBytes()
-        state.transpose()
-        return UInt32(truncatingIfNeeded: state.q0)
+        let output =
+            (state.q0 & lanes) | ((state.q1 & lanes) &<< 1) | ((state.q2 & lanes) &<< 2) | ((state.q3 & lanes) &<< 3)
+            | ((state.q4 & lanes) &<< 4) | ((state.q5 & lanes) &<< 5) | ((state.q6 & lanes) &<< 6) | ((state.q7 & lanes) &<< 7)
+        return UInt32(truncatingIfNeeded: output)
     }
 
     /// Multiplication by x in GF(2^8), for the round constants (public values).

@@ -125,17 +125,25 @@ struct BitslicedState {
     /// in between never shift rows (see ``BitslicedAES``).
     @inline(__always)
     mutating func shiftRows(power: Int) {
-        @inline(__always) func shift(_ x: UInt64) -> UInt64 {
-            var result: UInt64 = 0
-            for row in 0..<4 {
-                let group = (x &>> UInt64(16 * row)) & 0xFFFF
-                let distance = UInt64(4 * ((power * row) % 4))
-                let rotated = ((group &>> distance) | (group &<< (16 &- distance))) & 0xFFFF
-                result |= rotated &<< UInt64(16 * row)
-            }
-            return result
+        // Dispatching on the (public) power lets each case rotate by constants.
+        switch power & 3 {
+        case 1: transformEachWord { Self.rotateRowGroups($0, distancePerRow: 4) }
+        case 2: shiftRowsTwice()
+        case 3: transformEachWord { Self.rotateRowGroups($0, distancePerRow: 12) }
+        default: break
         }
-        transformEachWord(shift)
+    }
+
+    /// Rotates the 16-bit group of row `r` right by `r * distancePerRow` bits (mod 16).
+    @inline(__always)
+    private static func rotateRowGroups(_ x: UInt64, distancePerRow: UInt64) -> UInt64 {
+        @inline(__always) func row(_ index: UInt64) -> UInt64 {
+            let group = (x &>> (16 &* index)) & 0xFFFF
+            let distance = (index &* distancePerRow) & 15
+            let rotated = ((group &>> distance) | (group &<< ((16 &- distance) & 15))) & 0xFFFF
+            return rotated &<< (16 &* index)
+        }
+        return (x & 0xFFFF) | row(1) | row(2) | row(3)
     }
 
     /// ShiftRows applied twice: rows 0 and 2 stay, rows 1 and 3 swap their byte pairs.

@@ -1,5 +1,11 @@
 /// AES-GCM (NIST SP 800-38D) on raw buffers: the counter mode, the tag, and the
-/// checks on lengths. The public ``AES/GCM`` API wraps this with Foundation types.
+/// checks on lengths. The public ``AES/GCM`` API and ``PayloadEnvelope`` wrap this.
+///
+/// For a 12-byte nonce the first bitsliced batch of four blocks encrypts the zero
+/// block (the GHASH key H), J0 (the tag mask) and the first two counter blocks at
+/// once, so a message of up to 32 bytes costs one batch in all, and 200 bytes four
+/// rather than six. H, E(J0) and the keystream live in one scratch buffer per
+/// message that is wiped when the message is done.
 struct GCMEngine {
     /// The largest plaintext GCM allows: 2^39 − 256 bits.
     static let maximumTextByteCount: UInt64 = (1 << 36) - 32
@@ -9,15 +15,10 @@ struct GCMEngine {
     static let standardNonceByteCount = 12
 
     private let cipher: BitslicedAES
-    private let hashKey: (UInt64, UInt64)
 
     /// - Throws: ``CryptoError/incorrectKeySize`` unless the key is 16, 24 or 32 bytes.
     init(key: UnsafeRawBufferPointer) throws {
-        let cipher = try BitslicedAES(key: key)
-        var zeroBlock: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &zeroBlock) { cipher.encryptBlock($0.baseAddress!) }
-        self.cipher = cipher
-        hashKey = zeroBlock
+        cipher = try BitslicedAES(key: key)
     }
 
     /// Encrypts `text` into `output` (same length) and writes the 16-byte tag.
@@ -29,12 +30,14 @@ struct GCMEngine {
         tag: UnsafeMutableRawPointer
     ) throws {
         try Self.checkLengths(nonce: nonce.count, text: text.count, associatedData: associatedData.count)
-        var counterBlock = initialCounterBlock(nonce: nonce)
+        let scratch = cipher.scratch
+        var message = start(nonce: nonce, scratch: scratch)
+        defer { message.ghash.wipe() }
         if let input = text.baseAddress, let output {
-            applyKeystream(after: counterBlock, input: input, output: UnsafeMutableRawPointer(output), count: text.count)
+            applyKeystream(&message, scratch: scratch, input: input, output: output, count: text.count)
         }
         let ciphertext = UnsafeRawBufferPointer(start: output.map { UnsafeRawPointer($0) }, count: text.count)
-        authenticationTag(counterBlock: &counterBlock, ciphertext: ciphertext, associatedData: associatedData, into: tag)
+        authenticationTag(&message.ghash, scratch: scratch, ciphertext: ciphertext, associatedData: associatedData, into: tag)
     }
 
     /// Checks the tag and, only if it matches, decrypts `ciphertext` into `output`.
@@ -48,18 +51,21 @@ struct GCMEngine {
     ) throws {
         try Self.checkLengths(nonce: nonce.count, text: ciphertext.count, associatedData: associatedData.count)
         guard tag.count == Self.tagByteCount else { throw CryptoError.authenticationFailure }
-        var counterBlock = initialCounterBlock(nonce: nonce)
+        let scratch = cipher.scratch
+        var message = start(nonce: nonce, scratch: scratch)
+        defer { message.ghash.wipe() }
         var expectedTag: (UInt64, UInt64) = (0, 0)
         let matches = withUnsafeMutableBytes(of: &expectedTag) { expected -> Bool in
             authenticationTag(
-                counterBlock: &counterBlock, ciphertext: ciphertext, associatedData: associatedData,
+                &message.ghash, scratch: scratch, ciphertext: ciphertext, associatedData: associatedData,
                 into: expected.baseAddress!
             )
             return ConstantTime.equals(UnsafeRawBufferPointer(expected), tag)
         }
+        Wipe.value(&expectedTag, .keystream)
         guard matches else { throw CryptoError.authenticationFailure }
         if let input = ciphertext.baseAddress, let output {
-            applyKeystream(after: counterBlock, input: input, output: output, count: ciphertext.count)
+            applyKeystream(&message, scratch: scratch, input: input, output: output, count: ciphertext.count)
         }
     }
 
@@ -70,111 +76,167 @@ struct GCMEngine {
         else { throw CryptoError.incorrectParameterSize }
     }
 
-    /// J0: the nonce followed by a 32-bit counter of 1 for 12-byte nonces; the GHASH of
-    /// the padded nonce and its bit length for any other length.
-    private func initialCounterBlock(nonce: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        var block: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &block) { blockBytes in
-            let destination = blockBytes.baseAddress!
-            if nonce.count == Self.standardNonceByteCount {
-                destination.copyMemory(from: nonce.baseAddress!, byteCount: Self.standardNonceByteCount)
-                destination.storeBytes(of: UInt32(1).bigEndian, toByteOffset: 12, as: UInt32.self)
-            } else {
-                var ghash = hashInstance()
-                ghash.update(nonce.baseAddress!, count: nonce.count)
-                ghash.updateLengths(associatedDataByteCount: 0, textByteCount: nonce.count)
-                ghash.finalize(into: destination)
-            }
-        }
-        return block
+    /// A message under way: its GHASH (keyed with H), the first 96 bits of its counter
+    /// blocks, the next counter to encrypt, and which slot of the scratch batch holds
+    /// the next unused keystream block (4 when none is left).
+    struct Message {
+        var ghash: GHash
+        let prefix: (UInt32, UInt32, UInt32)
+        var nextCounter: UInt32
+        var readySlot: Int
     }
 
-    private func hashInstance() -> GHash {
-        var key = hashKey
-        return withUnsafeBytes(of: &key) { GHash(key: $0.baseAddress!) }
+    /// Computes H, E(J0) (into `scratch.tagMask`) and as many keystream blocks as fit
+    /// in the same batch. For a 12-byte nonce that is one batch holding
+    /// [0, J0, inc32(J0), inc32²(J0)]; any other nonce length needs H before J0 (its
+    /// GHASH), so H takes a batch of its own and the second holds [J0, …, inc32³(J0)].
+    func start(nonce: UnsafeRawBufferPointer, scratch: KeystreamScratch) -> Message {
+        let words = scratch.words
+        if nonce.count == Self.standardNonceByteCount {
+            let prefix = (
+                UInt32(littleEndian: nonce.loadUnaligned(fromByteOffset: 0, as: UInt32.self)),
+                UInt32(littleEndian: nonce.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+                UInt32(littleEndian: nonce.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+            )
+            words.update(repeating: 0, count: 4)
+            for slot in 1..<BitslicedState.blockCount {
+                Self.setCounterBlock(words + 4 &* slot, prefix: prefix, counter: UInt32(truncatingIfNeeded: slot))
+            }
+            cipher.encryptBatch(words)
+            let ghash = Self.hashInstance(keyWords: words)
+            scratch.tagMask.update(from: words + 4, count: 4)
+            return Message(ghash: ghash, prefix: prefix, nextCounter: 4, readySlot: 2)
+        }
+        words.update(repeating: 0, count: KeystreamScratch.batchWordCount)
+        cipher.encryptBatch(words)
+        var nonceHash = Self.hashInstance(keyWords: words)
+        nonceHash.update(nonce.baseAddress!, count: nonce.count)
+        nonceHash.updateLengths(associatedDataByteCount: 0, textByteCount: nonce.count)
+        var counterBlock: (UInt64, UInt64) = (0, 0)
+        let (prefix, firstCounter) = withUnsafeMutableBytes(of: &counterBlock) { block in
+            nonceHash.finalize(into: block.baseAddress!)
+            return (
+                (
+                    UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 0, as: UInt32.self)),
+                    UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+                    UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                ),
+                UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+            )
+        }
+        let ghash = nonceHash.restarted()
+        nonceHash.wipe()
+        Wipe.value(&counterBlock, .keystream)
+        return start(prefix: prefix, counter: firstCounter, ghash: ghash, scratch: scratch)
+    }
+
+    /// Starts a message from an explicit J0 (`prefix` and `counter`) with a known GHASH:
+    /// one batch holding [J0, …, inc32³(J0)].
+    func start(prefix: (UInt32, UInt32, UInt32), counter: UInt32, ghash: GHash, scratch: KeystreamScratch) -> Message {
+        let words = scratch.words
+        for slot in 0..<BitslicedState.blockCount {
+            Self.setCounterBlock(words + 4 &* slot, prefix: prefix, counter: counter &+ UInt32(truncatingIfNeeded: slot))
+        }
+        cipher.encryptBatch(words)
+        scratch.tagMask.update(from: words, count: 4)
+        return Message(ghash: ghash, prefix: prefix, nextCounter: counter &+ 4, readySlot: 1)
+    }
+
+    /// The 32-bit words of a counter block: the nonce words, then the counter stored
+    /// big-endian (the cipher reads every word little-endian).
+    @inline(__always)
+    private static func setCounterBlock(_ block: UnsafeMutablePointer<UInt32>, prefix: (UInt32, UInt32, UInt32), counter: UInt32) {
+        block[0] = prefix.0
+        block[1] = prefix.1
+        block[2] = prefix.2
+        block[3] = UInt32(littleEndian: counter.bigEndian)
+    }
+
+    /// A GHASH keyed with the encrypted zero block held in the first four words.
+    private static func hashInstance(keyWords words: UnsafePointer<UInt32>) -> GHash {
+        var key: (UInt32, UInt32, UInt32, UInt32) = (
+            words[0].littleEndian, words[1].littleEndian, words[2].littleEndian, words[3].littleEndian
+        )
+        let ghash = withUnsafeBytes(of: &key) { GHash(key: $0.baseAddress!) }
+        Wipe.value(&key, .ghashKey)
+        return ghash
     }
 
     /// The tag: GHASH over the padded associated data, the padded ciphertext and their
     /// lengths, masked with the encryption of J0.
     private func authenticationTag(
-        counterBlock: inout (UInt64, UInt64),
+        _ ghash: inout GHash,
+        scratch: KeystreamScratch,
         ciphertext: UnsafeRawBufferPointer,
         associatedData: UnsafeRawBufferPointer,
         into tag: UnsafeMutableRawPointer
     ) {
-        var ghash = hashInstance()
         if let bytes = associatedData.baseAddress { ghash.update(bytes, count: associatedData.count) }
         if let bytes = ciphertext.baseAddress { ghash.update(bytes, count: ciphertext.count) }
         ghash.updateLengths(associatedDataByteCount: associatedData.count, textByteCount: ciphertext.count)
         ghash.finalize(into: tag)
-
-        var mask = counterBlock
-        withUnsafeMutableBytes(of: &mask) { maskBytes in
-            cipher.encryptBlock(maskBytes.baseAddress!)
-            for index in 0..<Self.tagByteCount {
-                tag.storeBytes(of: tag.load(fromByteOffset: index, as: UInt8.self) ^ maskBytes[index], toByteOffset: index, as: UInt8.self)
-            }
-        }
-        mask = (0, 0)
+        Self.xor(keystream: scratch.tagMask, input: UnsafeRawPointer(tag), output: tag, count: Self.tagByteCount)
     }
 
-    /// Counter mode from inc32(J0): XORs the keystream into `count` bytes. The counter
-    /// is the last 32 bits of the block, big-endian, and wraps without carrying into
-    /// the nonce, as SP 800-38D's inc32 requires.
+    /// Counter mode: XORs the keystream into `count` bytes, first the blocks left over
+    /// in the scratch batch by ``start(nonce:scratch:)``, then fresh batches. The
+    /// counter is the last 32 bits of the block and wraps without carrying into the
+    /// nonce, as SP 800-38D's inc32 requires.
+    func applyKeystream(
+        _ message: inout Message, scratch: KeystreamScratch, input: UnsafeRawPointer, output: UnsafeMutableRawPointer, count: Int
+    ) {
+        let words = scratch.words
+        let batchByteCount = 16 * BitslicedState.blockCount
+        var offset = Swift.min(count, 16 &* (BitslicedState.blockCount &- message.readySlot))
+        Self.xor(keystream: words + 4 &* message.readySlot, input: input, output: output, count: offset)
+        while offset < count {
+            for slot in 0..<BitslicedState.blockCount {
+                Self.setCounterBlock(
+                    words + 4 &* slot, prefix: message.prefix, counter: message.nextCounter &+ UInt32(truncatingIfNeeded: slot)
+                )
+            }
+            message.nextCounter &+= UInt32(BitslicedState.blockCount)
+            cipher.encryptBatch(words)
+            let chunk = Swift.min(count &- offset, batchByteCount)
+            Self.xor(keystream: words, input: input + offset, output: output + offset, count: chunk)
+            offset &+= chunk
+        }
+        message.readySlot = BitslicedState.blockCount
+    }
+
+    /// Counter mode alone from an explicit J0, for tests of the counter's wrap.
     func applyKeystream(after counterBlock: (UInt64, UInt64), input: UnsafeRawPointer, output: UnsafeMutableRawPointer, count: Int) {
         var block = counterBlock
-        let (prefix0, prefix1, prefix2, initialCounter) = withUnsafeBytes(of: &block) { bytes in
+        let (prefix, counter) = withUnsafeBytes(of: &block) { bytes in
             (
-                bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self),
-                bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self),
-                bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self),
+                (
+                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self)),
+                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                ),
                 UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
             )
         }
-        // The cipher state reads words as little-endian; the raw loads above are native.
-        let nonceWord0 = UInt32(littleEndian: prefix0)
-        let nonceWord1 = UInt32(littleEndian: prefix1)
-        let nonceWord2 = UInt32(littleEndian: prefix2)
-        var counter = initialCounter &+ 1
+        var zeroKey: (UInt64, UInt64) = (0, 0)
+        let ghash = withUnsafeBytes(of: &zeroKey) { GHash(key: $0.baseAddress!) }
+        var message = start(prefix: prefix, counter: counter, ghash: ghash, scratch: cipher.scratch)
+        applyKeystream(&message, scratch: cipher.scratch, input: input, output: output, count: count)
+    }
 
-        let blocksPerBatch = BitslicedState.blockCount
-        let batchByteCount = 16 * blocksPerBatch
-        let scratch = KeystreamScratch()
-        let words = scratch.words
-        do {
-            var offset = 0
-            while offset < count {
-                for slot in 0..<blocksPerBatch {
-                    words[4 &* slot] = nonceWord0
-                    words[4 &* slot &+ 1] = nonceWord1
-                    words[4 &* slot &+ 2] = nonceWord2
-                    words[4 &* slot &+ 3] = UInt32(littleEndian: (counter &+ UInt32(truncatingIfNeeded: slot)).bigEndian)
-                }
-                counter &+= UInt32(blocksPerBatch)
-                var state = BitslicedState(words: UnsafePointer(words))
-                cipher.encrypt(&state)
-                state.store(words: words)
-
-                let chunk = count &- offset
-                if chunk >= batchByteCount {
-                    for index in 0..<(batchByteCount / 8) {
-                        let keyWord = UInt64(words[2 &* index]) | (UInt64(words[2 &* index &+ 1]) &<< 32)
-                        let textWord = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: offset &+ 8 &* index, as: UInt64.self))
-                        output.storeBytes(of: (textWord ^ keyWord).littleEndian, toByteOffset: offset &+ 8 &* index, as: UInt64.self)
-                    }
-                    offset &+= batchByteCount
-                } else {
-                    for index in 0..<(4 * blocksPerBatch) { words[index] = words[index].littleEndian }
-                    let keystream = UnsafeRawPointer(words)
-                    for index in 0..<chunk {
-                        let byte =
-                            input.load(fromByteOffset: offset &+ index, as: UInt8.self)
-                            ^ keystream.load(fromByteOffset: index, as: UInt8.self)
-                        output.storeBytes(of: byte, toByteOffset: offset &+ index, as: UInt8.self)
-                    }
-                    offset &+= chunk
-                }
-            }
+    /// `output = input ⊕ keystream` for `count` bytes (at most one batch), the keystream
+    /// given as the cipher's little-endian words: eight bytes at a time, then byte by
+    /// byte. Positions are public; no index depends on a secret.
+    @inline(__always)
+    private static func xor(keystream: UnsafePointer<UInt32>, input: UnsafeRawPointer, output: UnsafeMutableRawPointer, count: Int) {
+        let wholeWords = count &>> 3
+        for index in 0..<wholeWords {
+            let keyWord = UInt64(keystream[2 &* index]) | (UInt64(keystream[2 &* index &+ 1]) &<< 32)
+            let textWord = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: 8 &* index, as: UInt64.self))
+            output.storeBytes(of: (textWord ^ keyWord).littleEndian, toByteOffset: 8 &* index, as: UInt64.self)
+        }
+        for index in (wholeWords &<< 3)..<count {
+            let keyByte = UInt8(truncatingIfNeeded: keystream[index &>> 2] &>> UInt32(8 &* (index & 3)))
+            output.storeBytes(of: input.load(fromByteOffset: index, as: UInt8.self) ^ keyByte, toByteOffset: index, as: UInt8.self)
         }
     }
 }

@@ -31,6 +31,20 @@ struct GHash {
         keySum = Combs(high ^ low)
     }
 
+    /// A GHASH with the same key and nothing absorbed yet.
+    func restarted() -> GHash {
+        var copy = self
+        copy.accumulatorHigh = 0
+        copy.accumulatorLow = 0
+        return copy
+    }
+
+    /// Zeroes the key (H, in every split form) and the running value. The instance
+    /// must not be used afterwards.
+    mutating func wipe() {
+        Wipe.value(&self, .ghashKey)
+    }
+
     /// Absorbs `count` bytes, zero-padding a final partial block (as GCM pads both the
     /// associated data and the ciphertext).
     mutating func update(_ bytes: UnsafeRawPointer, count: Int) {

@@ -3,6 +3,9 @@ import Foundation
 /// The keyed-hash message authentication code of RFC 2104, over any ``HashFunction``.
 ///
 /// `HMAC<SHA256>` is HMAC-SHA256. Verification compares codes in constant time.
+/// The padded key and every intermediate hash state are wiped inside the one-shot
+/// functions (``authenticationCode(for:using:)``, the verifiers, and ``HKDF``); an
+/// instance kept by the caller holds key-dependent states until it is released.
 public struct HMAC<H: HashFunction> {
     /// The code type this HMAC produces.
     public typealias MAC = HashedAuthenticationCode<H>
@@ -12,27 +15,44 @@ public struct HMAC<H: HashFunction> {
 
     /// An HMAC keyed with `key`, ready to be fed data.
     public init(key: SymmetricKey) {
-        let blockByteCount = H.blockByteCount
-        var paddedKey = [UInt8](repeating: 0, count: blockByteCount)
-        key.withUnsafeBytes { keyBytes in
-            if keyBytes.count > blockByteCount {
-                H.hash(data: UnsafeRawBufferPointer(keyBytes)).withUnsafeBytes { digest in
-                    for index in 0..<digest.count { paddedKey[index] = digest[index] }
-                }
-            } else {
-                for index in 0..<keyBytes.count { paddedKey[index] = keyBytes[index] }
-            }
-        }
-        defer { paddedKey.withUnsafeMutableBytes { Wipe.bytes($0) } }
+        self = key.withUnsafeBytes { Self(keyBytes: $0) }
+    }
 
-        inner = H()
-        outer = H()
-        var pad = [UInt8](repeating: 0, count: blockByteCount)
-        defer { pad.withUnsafeMutableBytes { Wipe.bytes($0) } }
-        for index in 0..<blockByteCount { pad[index] = paddedKey[index] ^ 0x36 }
-        pad.withUnsafeBytes { inner.update(bufferPointer: $0) }
-        for index in 0..<blockByteCount { pad[index] = paddedKey[index] ^ 0x5c }
-        pad.withUnsafeBytes { outer.update(bufferPointer: $0) }
+    /// An HMAC keyed with raw bytes, for callers that hold the key in wiped memory of
+    /// their own (HKDF's pseudorandom key, an envelope's salt).
+    init(keyBytes: UnsafeRawBufferPointer) {
+        let blockByteCount = H.blockByteCount
+        var inner = H()
+        var outer = H()
+        // One buffer: the zero-padded key XOR ipad, then turned into the key XOR opad.
+        // On the stack for block sizes up to 128 bytes (SHA-256's is 64).
+        func absorbPads(_ pad: UnsafeMutableRawBufferPointer) {
+            if keyBytes.count > blockByteCount {
+                var digest = H.hash(data: keyBytes)
+                digest.withUnsafeBytes { pad.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                Wipe.value(&digest, .hmacState)
+            } else if keyBytes.count > 0 {
+                pad.baseAddress!.copyMemory(from: keyBytes.baseAddress!, byteCount: keyBytes.count)
+            }
+            for index in 0..<blockByteCount { pad[index] ^= 0x36 }
+            inner.update(bufferPointer: UnsafeRawBufferPointer(pad))
+            for index in 0..<blockByteCount { pad[index] ^= 0x36 ^ 0x5c }
+            outer.update(bufferPointer: UnsafeRawBufferPointer(pad))
+            Wipe.bytes(pad, .hmacState)
+        }
+        var padWords:
+            (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        if blockByteCount <= MemoryLayout.size(ofValue: padWords) {
+            withUnsafeMutableBytes(of: &padWords) { absorbPads(UnsafeMutableRawBufferPointer(rebasing: $0[0..<blockByteCount])) }
+        } else {
+            var pad = [UInt8](repeating: 0, count: blockByteCount)
+            pad.withUnsafeMutableBytes { absorbPads($0) }
+        }
+        self.inner = inner
+        self.outer = outer
+        Wipe.value(&inner, .hmacState)
+        Wipe.value(&outer, .hmacState)
     }
 
     /// Adds `data` to the message being authenticated.
@@ -48,13 +68,25 @@ public struct HMAC<H: HashFunction> {
     /// The code for everything added so far.
     public func finalize() -> MAC {
         var outerCopy = outer
-        inner.finalize().withUnsafeBytes { outerCopy.update(bufferPointer: $0) }
-        return MAC(digest: outerCopy.finalize())
+        var innerDigest = inner.finalize()
+        innerDigest.withUnsafeBytes { outerCopy.update(bufferPointer: $0) }
+        let code = MAC(digest: outerCopy.finalize())
+        Wipe.value(&innerDigest, .hmacState)
+        Wipe.value(&outerCopy, .hmacState)
+        return code
+    }
+
+    /// Zeroes the inner and outer hash states, which are as good as the key: with them
+    /// anyone can compute codes. The instance must not be used afterwards.
+    mutating func wipe() {
+        Wipe.value(&inner, .hmacState)
+        Wipe.value(&outer, .hmacState)
     }
 
     /// The code of `data` under `key`.
     public static func authenticationCode<D: DataProtocol>(for data: D, using key: SymmetricKey) -> MAC {
         var hmac = Self(key: key)
+        defer { hmac.wipe() }
         hmac.update(data: data)
         return hmac.finalize()
     }

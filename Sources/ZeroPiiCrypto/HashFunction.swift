@@ -47,7 +47,10 @@ extension HashFunction {
     public static func hash<D: DataProtocol>(data: D) -> Digest {
         var function = Self()
         function.update(data: data)
-        return function.finalize()
+        let digest = function.finalize()
+        // The state holds the tail of the data, which may be a secret (HMAC hashes long keys).
+        Wipe.value(&function, .hashState)
+        return digest
     }
 }
 

@@ -1,23 +1,21 @@
-/// Room for one bitsliced batch of blocks as 32-bit words, wiped when released.
+/// Room for one bitsliced batch of blocks as 32-bit words, plus the tag mask E(J0).
 ///
 /// Counter mode needs somewhere to put the encrypted counter blocks before they are
-/// XORed into the text. One buffer serves a whole message, so nothing is allocated
-/// per block. It is an explicit allocation rather than `withUnsafeTemporaryAllocation`
-/// because Swift 6.3.1 in release builds miscompiles a closure passed to that
-/// function when the closure ends in a tail call (the error register is not restored,
-/// and the caller then acts on a phantom thrown error).
-final class KeystreamScratch {
-    static let wordCount = 4 * BitslicedState.blockCount
+/// XORed into the text. One buffer serves a whole message (the first batch, which
+/// also yields H and E(J0), and every later one), so nothing is allocated per block.
+/// The words live in the same allocation as the ``BitslicedAES`` round keys, which
+/// owns them and wipes them with the keys. (That memory is an explicit allocation
+/// rather than `withUnsafeTemporaryAllocation` because Swift 6.3.1 in release builds
+/// miscompiles a closure passed to that function when the closure ends in a tail
+/// call: the error register is not restored, and the caller then acts on a phantom
+/// thrown error.)
+struct KeystreamScratch {
+    /// Words of one batch: block `i` is words `4i ..< 4i + 4`.
+    static let batchWordCount = 4 * BitslicedState.blockCount
+    static let wordCount = batchWordCount + 4
 
+    /// The batch, in the cipher's little-endian word order.
     let words: UnsafeMutablePointer<UInt32>
-
-    init() {
-        words = UnsafeMutablePointer<UInt32>.allocate(capacity: Self.wordCount)
-        words.initialize(repeating: 0, count: Self.wordCount)
-    }
-
-    deinit {
-        Wipe.bytes(UnsafeMutableRawBufferPointer(start: words, count: Self.wordCount * MemoryLayout<UInt32>.stride))
-        words.deallocate()
-    }
+    /// E(J0), the mask of the tag, kept apart from the batch so later batches do not overwrite it.
+    var tagMask: UnsafeMutablePointer<UInt32> { words + Self.batchWordCount }
 }

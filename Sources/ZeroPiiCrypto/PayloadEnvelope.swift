@@ -34,16 +34,40 @@ public struct PayloadEnvelope: Sendable, CustomStringConvertible {
     /// The per-request HKDF salt.
     public let salt: Data
 
-    private let requestKey: SymmetricKey
-    private let responseKey: SymmetricKey
+    /// `K_req` then `K_resp`, 32 bytes each, in memory wiped when the last copy of
+    /// the envelope goes away.
+    private let keys: SecureBytes
+    /// The request's associated data, built once: the client seals with it and the
+    /// server opens with it.
+    private let requestAAD: [UInt8]
+
+    private static let keyByteCount = 32
+    private static let requestInfo = Array("zeropii/v1 request".utf8)
+    private static let responseInfo = Array("zeropii/v1 response".utf8)
+
+    /// The IV for the first ``sealRequest(_:)``, drawn together with the salt (the
+    /// client's envelope only).
+    private let prefetchedRequestIV: PrefetchedNonce?
 
     /// An envelope for a new request, with a fresh salt from the system's secure
     /// random generator. This is the client's starting point.
+    ///
+    /// The salt and the IV of the first sealed request come from one draw of the
+    /// generator (a system call on Linux, the largest single cost of a small request);
+    /// that IV is handed out once, and any further seal draws a fresh one.
     public init(accessToken: String, operation: String, requestID: String, timestamp: Int64) {
+        var random: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        let (salt, iv) = withUnsafeMutableBytes(of: &random) { bytes in
+            SecureRandom.fill(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<(Self.saltByteCount + Self.ivByteCount)]))
+            return (
+                Data(bytes: bytes.baseAddress!, count: Self.saltByteCount),
+                Data(bytes: bytes.baseAddress! + Self.saltByteCount, count: Self.ivByteCount)
+            )
+        }
         // A 32-byte salt is always the right size, so this cannot throw.
         try! self.init(
-            accessToken: accessToken, operation: operation, requestID: requestID, timestamp: timestamp,
-            salt: SecureRandom.bytes(count: Self.saltByteCount)
+            accessToken: accessToken, operation: operation, requestID: requestID, timestamp: timestamp, salt: salt,
+            prefetchedRequestIV: PrefetchedNonce(iv)
         )
     }
 
@@ -51,36 +75,81 @@ public struct PayloadEnvelope: Sendable, CustomStringConvertible {
     /// request, or a test with fixed inputs.
     /// - Throws: ``CryptoError/incorrectParameterSize`` unless `salt` is 32 bytes.
     public init(accessToken: String, operation: String, requestID: String, timestamp: Int64, salt: Data) throws {
+        try self.init(
+            accessToken: accessToken, operation: operation, requestID: requestID, timestamp: timestamp, salt: salt,
+            prefetchedRequestIV: nil
+        )
+    }
+
+    private init(
+        accessToken: String, operation: String, requestID: String, timestamp: Int64, salt: Data,
+        prefetchedRequestIV: PrefetchedNonce?
+    ) throws {
         guard salt.count == Self.saltByteCount else { throw CryptoError.incorrectParameterSize }
         self.operation = operation
         self.requestID = requestID
         self.timestamp = timestamp
         self.salt = salt
-        // Both keys come from one extract step; only the expand step differs.
-        let pseudoRandomKey = HKDF<SHA256>.extract(
-            inputKeyMaterial: SymmetricKey(data: Data(accessToken.utf8)), salt: salt
-        )
-        requestKey = try HKDF<SHA256>.expand(
-            pseudoRandomKey: pseudoRandomKey, info: Data("zeropii/v1 request".utf8), outputByteCount: 32
-        )
-        responseKey = try HKDF<SHA256>.expand(
-            pseudoRandomKey: pseudoRandomKey, info: Data("zeropii/v1 response".utf8), outputByteCount: 32
-        )
+        self.prefetchedRequestIV = prefetchedRequestIV
+        requestAAD = Self.associatedData("zeropii/v1|request|", operation, requestID, timestamp: timestamp)
+        // Both keys come from one extract step and one HMAC keyed with the pseudorandom
+        // key; only the expand step's info differs. The token's UTF-8 bytes are read in
+        // place: no copy of the token is made unless the string is not contiguous.
+        keys = SecureBytes(count: 2 * Self.keyByteCount) { output in
+            salt.withUnsafeBytes { saltBytes in
+                Self.requestInfo.withUnsafeBytes { requestInfo in
+                    Self.responseInfo.withUnsafeBytes { responseInfo in
+                        Self.withUTF8(of: accessToken) { token in
+                            HKDF<SHA256>.deriveKeyPair(
+                                inputKeyMaterial: token, salt: saltBytes, firstInfo: requestInfo, secondInfo: responseInfo,
+                                into: output
+                            )
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `string`: its own storage when it has
+    /// contiguous UTF-8 (native Swift strings), else a copy that is wiped afterwards.
+    private static func withUTF8(of string: String, _ body: (UnsafeRawBufferPointer) -> Void) {
+        let done: Void? = string.utf8.withContiguousStorageIfAvailable { body(UnsafeRawBufferPointer($0)) }
+        guard done == nil else { return }
+        var copy = Array(string.utf8)
+        copy.withUnsafeBytes { body($0) }
+        copy.withUnsafeMutableBytes { Wipe.bytes($0, .accessTokenCopy) }
+    }
+
+    /// `prefix + OP + "|" + rid`, followed by `"|" + ts` when a timestamp is given.
+    private static func associatedData(_ prefix: StaticString, _ operation: String, _ requestID: String, timestamp: Int64?) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(prefix.utf8CodeUnitCount + operation.utf8.count + requestID.utf8.count + 22)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+        bytes.append(contentsOf: operation.utf8)
+        bytes.append(UInt8(ascii: "|"))
+        bytes.append(contentsOf: requestID.utf8)
+        if let timestamp {
+            bytes.append(UInt8(ascii: "|"))
+            bytes.append(contentsOf: String(timestamp).utf8)
+        }
+        return bytes
     }
 
     /// `"zeropii/v1|request|" + OP + "|" + rid + "|" + ts`.
     public var requestAssociatedData: Data {
-        Data("zeropii/v1|request|\(operation)|\(requestID)|\(timestamp)".utf8)
+        Data(requestAAD)
     }
 
     /// `"zeropii/v1|response|" + OP + "|" + rid`.
     public var responseAssociatedData: Data {
-        Data("zeropii/v1|response|\(operation)|\(requestID)".utf8)
+        Data(Self.associatedData("zeropii/v1|response|", operation, requestID, timestamp: nil))
     }
 
     /// Client: seals the plain request body under `K_req` with a fresh random IV.
     public func sealRequest(_ plaintext: Data) throws -> SealedPayload {
-        try seal(plaintext, key: requestKey, associatedData: requestAssociatedData, iv: AES.GCM.Nonce())
+        let iv = prefetchedRequestIV?.take() ?? SecureRandom.bytes(count: Self.ivByteCount)
+        return try seal(plaintext, direction: .request, iv: iv)
     }
 
     /// Server: opens a request body.
@@ -88,52 +157,89 @@ public struct PayloadEnvelope: Sendable, CustomStringConvertible {
     ///   token, salt, operation, request id and timestamp (the server's 419);
     ///   ``CryptoError/incorrectParameterSize`` for a malformed IV or ciphertext.
     public func openRequest(_ payload: SealedPayload) throws -> Data {
-        try open(payload, key: requestKey, associatedData: requestAssociatedData)
+        try open(payload, direction: .request)
     }
 
     /// Server: seals the plain response body under `K_resp` with a fresh random IV.
     public func sealResponse(_ plaintext: Data) throws -> SealedPayload {
-        try seal(plaintext, key: responseKey, associatedData: responseAssociatedData, iv: AES.GCM.Nonce())
+        try seal(plaintext, direction: .response, iv: SecureRandom.bytes(count: Self.ivByteCount))
     }
 
     /// Client: opens a response body. Nothing of a payload that fails is returned.
     /// - Throws: ``CryptoError/authenticationFailure`` when it was not sealed for this
     ///   request; ``CryptoError/incorrectParameterSize`` for a malformed IV or ciphertext.
     public func openResponse(_ payload: SealedPayload) throws -> Data {
-        try open(payload, key: responseKey, associatedData: responseAssociatedData)
+        try open(payload, direction: .response)
     }
 
     /// Seals with a caller-chosen IV, for known-answer tests of the wire format. Real
     /// traffic uses ``sealRequest(_:)`` and ``sealResponse(_:)``, which draw a fresh IV.
     func seal(_ plaintext: Data, direction: Direction, iv: AES.GCM.Nonce) throws -> SealedPayload {
-        switch direction {
-        case .request: return try seal(plaintext, key: requestKey, associatedData: requestAssociatedData, iv: iv)
-        case .response: return try seal(plaintext, key: responseKey, associatedData: responseAssociatedData, iv: iv)
-        }
+        try seal(plaintext, direction: direction, iv: iv.bytes)
     }
 
     enum Direction {
         case request, response
     }
 
-    private func seal(_ plaintext: Data, key: SymmetricKey, associatedData: Data, iv: AES.GCM.Nonce) throws -> SealedPayload {
-        let box = try AES.GCM.seal(plaintext, using: key, nonce: iv, authenticating: associatedData)
-        var ciphertext = box.ciphertext
-        ciphertext.append(box.tag)
-        return SealedPayload(iv: Data(iv), ciphertext: ciphertext)
+    /// Calls `body` with the key and associated data of one direction.
+    private func withKeyAndAssociatedData<Result>(
+        _ direction: Direction, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try keys.withUnsafeBytes { both in
+            switch direction {
+            case .request:
+                return try requestAAD.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: both[0..<Self.keyByteCount]), $0) }
+            case .response:
+                let aad = Self.associatedData("zeropii/v1|response|", operation, requestID, timestamp: nil)
+                return try aad.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: both[Self.keyByteCount...]), $0) }
+            }
+        }
     }
 
-    private func open(_ payload: SealedPayload, key: SymmetricKey, associatedData: Data) throws -> Data {
+    /// Encrypts straight into the wire form, the ciphertext followed by the tag, in
+    /// one buffer.
+    private func seal(_ plaintext: Data, direction: Direction, iv: Data) throws -> SealedPayload {
+        guard iv.count == Self.ivByteCount else { throw CryptoError.incorrectParameterSize }
+        var ciphertext = Data(count: plaintext.count + Self.tagByteCount)
+        try withKeyAndAssociatedData(direction) { key, associatedData in
+            let engine = try GCMEngine(key: key)
+            try plaintext.withUnsafeBytes { text in
+                try iv.withUnsafeBytes { nonce in
+                    try ciphertext.withUnsafeMutableBytes { output in
+                        try engine.seal(
+                            nonce: nonce, text: text, associatedData: associatedData, output: output.baseAddress,
+                            tag: output.baseAddress! + text.count
+                        )
+                    }
+                }
+            }
+        }
+        return SealedPayload(iv: iv, ciphertext: ciphertext)
+    }
+
+    /// Checks and decrypts straight from the wire form, without splitting it into copies.
+    private func open(_ payload: SealedPayload, direction: Direction) throws -> Data {
         guard payload.iv.count == Self.ivByteCount, payload.ciphertext.count >= Self.tagByteCount else {
             throw CryptoError.incorrectParameterSize
         }
-        let split = payload.ciphertext.endIndex - Self.tagByteCount
-        let box = try AES.GCM.SealedBox(
-            nonce: AES.GCM.Nonce(data: payload.iv),
-            ciphertext: payload.ciphertext[payload.ciphertext.startIndex..<split],
-            tag: payload.ciphertext[split...]
-        )
-        return try AES.GCM.open(box, using: key, authenticating: associatedData)
+        let textCount = payload.ciphertext.count - Self.tagByteCount
+        var plaintext = Data(count: textCount)
+        try withKeyAndAssociatedData(direction) { key, associatedData in
+            let engine = try GCMEngine(key: key)
+            try payload.ciphertext.withUnsafeBytes { sealed in
+                try payload.iv.withUnsafeBytes { nonce in
+                    try plaintext.withUnsafeMutableBytes { output in
+                        try engine.open(
+                            nonce: nonce, ciphertext: UnsafeRawBufferPointer(rebasing: sealed[0..<textCount]),
+                            associatedData: associatedData, tag: UnsafeRawBufferPointer(rebasing: sealed[textCount...]),
+                            output: output.baseAddress
+                        )
+                    }
+                }
+            }
+        }
+        return plaintext
     }
 
     public var description: String {

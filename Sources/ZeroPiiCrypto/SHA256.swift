@@ -54,7 +54,10 @@ public struct SHA256: HashFunction, Sendable {
     /// The digest of everything added so far; the hasher can go on being used.
     public func finalize() -> SHA256Digest {
         var copy = self
-        return copy.padAndFinish()
+        let digest = copy.padAndFinish()
+        // The copy held the last block of the message, which may be secret.
+        Wipe.value(&copy, .hashState)
+        return digest
     }
 
     /// Pads in place (0x80, zeros to 56 mod 64, the bit length big-endian) and

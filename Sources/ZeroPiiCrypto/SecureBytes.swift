@@ -36,22 +36,7 @@ final class SecureBytes: @unchecked Sendable {
     }
 
     private func wipeAndDeallocate() {
-        Wipe.bytes(UnsafeMutableRawBufferPointer(start: pointer, count: Swift.max(count, 1)))
+        Wipe.bytes(UnsafeMutableRawBufferPointer(start: pointer, count: Swift.max(count, 1)), .keyStorage)
         pointer.deallocate()
-    }
-}
-
-/// Overwrites memory that held secrets in a way the optimiser does not remove.
-enum Wipe {
-    static func bytes(_ buffer: UnsafeMutableRawBufferPointer) {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        // A volatile-like store loop: `memset` on memory that is about to be freed
-        // may be elided, so each byte is written through an opaque function.
-        wipeOpaque(base, buffer.count)
-    }
-
-    @inline(never)
-    private static func wipeOpaque(_ base: UnsafeMutableRawPointer, _ count: Int) {
-        base.initializeMemory(as: UInt8.self, repeating: 0, count: count)
     }
 }

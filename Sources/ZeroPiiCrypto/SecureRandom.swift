@@ -1,11 +1,19 @@
 import Foundation
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
 /// Random bytes from the operating system's cryptographically secure generator.
 ///
-/// Swift's `SystemRandomNumberGenerator` is the system CSPRNG on every platform the
-/// package supports: `arc4random_buf` on Apple platforms and `getrandom(2)` on Linux
-/// (falling back to `/dev/urandom`). It cannot fail silently: the runtime traps
-/// rather than return predictable bytes.
+/// On Apple platforms that is `arc4random_buf`; on Linux `getentropy(3)` (the
+/// `getrandom(2)` system call), one call per 256 bytes rather than one per 8 bytes as
+/// `SystemRandomNumberGenerator` makes (a system call per envelope salt and IV, not
+/// six, which was a quarter of a small request's cost). Elsewhere,
+/// `SystemRandomNumberGenerator`, the system CSPRNG. None can fail silently: a
+/// failure traps rather than return predictable bytes.
 public enum SecureRandom {
     /// Returns `count` random bytes.
     public static func bytes(count: Int) -> Data {
@@ -17,6 +25,25 @@ public enum SecureRandom {
 
     /// Overwrites `buffer` with random bytes.
     public static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        #if canImport(Darwin)
+        arc4random_buf(base, buffer.count)
+        #elseif canImport(Glibc)
+        // getentropy returns at most 256 bytes per call, and either all of them or -1.
+        var offset = 0
+        while offset < buffer.count {
+            let chunk = Swift.min(256, buffer.count - offset)
+            let status = getentropy(base + offset, chunk)
+            precondition(status == 0, "the system's secure random generator failed")
+            offset += chunk
+        }
+        #else
+        fillFromGenerator(buffer)
+        #endif
+    }
+
+    /// Fills `buffer` eight bytes at a time from `SystemRandomNumberGenerator`.
+    static func fillFromGenerator(_ buffer: UnsafeMutableRawBufferPointer) {
         var generator = SystemRandomNumberGenerator()
         var offset = 0
         while offset < buffer.count {

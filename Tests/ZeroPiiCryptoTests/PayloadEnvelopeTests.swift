@@ -54,6 +54,23 @@ struct PayloadEnvelopeTests {
         #expect(try first.sealRequest(body).iv != first.sealRequest(body).iv)
     }
 
+    /// The IV drawn with the salt goes to one seal only, however the envelope is copied
+    /// or shared between threads: 200 concurrent seals through copies of one envelope
+    /// give 200 different IVs, and each still opens.
+    @Test func thePrefetchedIVIsHandedOutOnce() async throws {
+        let envelope = PayloadEnvelope(accessToken: Self.token, operation: "tokenize", requestID: Self.requestID, timestamp: 1)
+        let body = Data("same body".utf8)
+        let sealed = try await withThrowingTaskGroup(of: SealedPayload.self) { group in
+            for _ in 0..<200 {
+                let copy = envelope
+                group.addTask { try copy.sealRequest(body) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(sealed.map(\.iv)).count == 200)
+        for payload in sealed { #expect(try envelope.openRequest(payload) == body) }
+    }
+
     /// Each bound input changes the keys or the associated data, so a message cannot be
     /// moved to another token, operation, request, time or direction.
     @Test func everyBindingIsEnforced() throws {
