@@ -32,7 +32,9 @@ public final class MockTokenizationServer: @unchecked Sendable {
         let vault = try configuration.dataFile.map { try TokenVault(path: $0) } ?? TokenVault()
         let service = TokenizationService(configuration: configuration, vault: vault)
         self.service = service
-        http = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits) {
+        http = try HTTPServer(
+            host: configuration.host, port: configuration.port, limits: configuration.limits, statistics: service.statistics.connections
+        ) {
             service.handle($0)
         }
     }

@@ -229,7 +229,13 @@ final class TokenizationService: Sendable {
         case ("GET", "/__admin/stats"):
             let counts = statistics.requestCounts.sorted { $0.key < $1.key }
                 .map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
-            let body = "{\"requests\":{\(counts)},\"accessTokensIssued\":\(statistics.accessTokensIssued),\"valuesStored\":\(vault.count)}"
+            let http = statistics.connections
+            let connections =
+                "\"acceptErrors\":\(http.acceptErrors),\"requestTimeouts\":\(http.requestTimeouts),\"writeTimeouts\":\(http.writeTimeouts),"
+                + "\"memoryBudgetRejections\":\(http.memoryBudgetRejections),\"bufferedRequestBytes\":\(http.bufferedRequestBytes)"
+            let body =
+                "{\"requests\":{\(counts)},\"accessTokensIssued\":\(statistics.accessTokensIssued),\"valuesStored\":\(vault.count),"
+                + "\"connections\":{\(connections)}}"
             return .json(status: 200, Data(body.utf8))
         case ("POST", "/__admin/faults"):
             guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any],
