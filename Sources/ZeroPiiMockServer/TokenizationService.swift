@@ -161,10 +161,10 @@ final class TokenizationService: Sendable {
         guard wire.v == PayloadEnvelope.version else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "unsupported_version", "only envelope version 1 is supported")))
         }
-        guard !wire.rid.isEmpty, wire.rid.count <= 64,
-            let salt = Data(base64Encoded: wire.salt), salt.count == PayloadEnvelope.saltByteCount,
-            let iv = Data(base64Encoded: wire.iv), iv.count == PayloadEnvelope.ivByteCount,
-            let ciphertext = Data(base64Encoded: wire.ct), ciphertext.count >= PayloadEnvelope.tagByteCount
+        guard RequestID.isValid(wire.rid),
+            let salt = StrictBase64.decode(wire.salt), salt.count == PayloadEnvelope.saltByteCount,
+            let iv = StrictBase64.decode(wire.iv), iv.count == PayloadEnvelope.ivByteCount,
+            let ciphertext = StrictBase64.decode(wire.ct), ciphertext.count >= PayloadEnvelope.tagByteCount
         else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "an envelope field has the wrong size or encoding")))
         }
