@@ -34,8 +34,12 @@ public final class MockTokenizationServer: @unchecked Sendable {
         self.service = service
         http = try HTTPServer(
             host: configuration.host, port: configuration.port, limits: configuration.limits, statistics: service.statistics.connections
-        ) {
-            service.handle($0)
+        ) { request in
+            guard let logger = configuration.requestLogger else { return service.handle(request) }
+            let started = Date()
+            let action = service.handle(request)
+            logger(RequestLogEntry(request: request, started: started, action: action))
+            return action
         }
     }
 

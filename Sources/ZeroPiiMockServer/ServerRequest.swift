@@ -30,6 +30,8 @@ public struct ServerResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body bytes.
     public var body: Data
+    /// How many values a tokenize request carried, for the request log.
+    var valueCount = 0
 
     /// A response with this status, headers and body.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
