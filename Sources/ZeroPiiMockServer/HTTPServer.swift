@@ -28,6 +28,10 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private let handler: Handler
+    /// Told of each request the HTTP layer itself answered with an error (400, 408, 431,
+    /// 503, ...): its status and when it began. For the request log.
+    public typealias RejectionObserver = @Sendable (_ status: Int, _ started: Date) -> Void
+    private let rejected: RejectionObserver?
     private let limits: HTTPServerLimits
     private let listener: Int32
     private let acceptConnection: @Sendable (Int32) -> AcceptOutcome
@@ -49,21 +53,25 @@ public final class HTTPServer: @unchecked Sendable {
     ///   - port: the port, or 0 for any free one (see ``port``).
     ///   - limits: connection, size, time and memory limits (see ``HTTPServerLimits``).
     ///   - statistics: where the server counts what it defended against; a fresh one by default.
+    ///   - rejected: told of each request the HTTP layer answered with an error itself.
     ///   - handler: answers each complete request; called on the connection's thread.
     /// - Throws: A `POSIXError` when the address is not IPv4 or cannot be bound.
     public convenience init(
         host: String = "127.0.0.1", port: UInt16 = 0, limits: HTTPServerLimits = HTTPServerLimits(),
-        statistics: HTTPServerStatistics = HTTPServerStatistics(), handler: @escaping Handler
+        statistics: HTTPServerStatistics = HTTPServerStatistics(), rejected: RejectionObserver? = nil, handler: @escaping Handler
     ) throws {
-        try self.init(host: host, port: port, limits: limits, statistics: statistics, acceptConnection: { SocketIO.accept($0) }, handler: handler)
+        try self.init(
+            host: host, port: port, limits: limits, statistics: statistics, acceptConnection: { SocketIO.accept($0) }, rejected: rejected,
+            handler: handler)
     }
 
     /// The designated initialiser; tests pass an `acceptConnection` that fails on demand.
     init(
         host: String, port: UInt16, limits: HTTPServerLimits, statistics: HTTPServerStatistics,
-        acceptConnection: @escaping @Sendable (Int32) -> AcceptOutcome, handler: @escaping Handler
+        acceptConnection: @escaping @Sendable (Int32) -> AcceptOutcome, rejected: RejectionObserver? = nil, handler: @escaping Handler
     ) throws {
         self.handler = handler
+        self.rejected = rejected
         self.limits = limits
         self.host = host
         self.statistics = statistics
@@ -158,6 +166,7 @@ public final class HTTPServer: @unchecked Sendable {
             // on (empty lines before it included) the whole request must arrive within
             // the request timeout, which is set once and never extended by more bytes.
             var midRequest = parser.isMidRequest
+            var started = Date()
             var deadline = Date().addingTimeInterval(midRequest ? limits.requestTimeout : limits.idleTimeout)
             var request: ServerRequest?
             while request == nil {
@@ -165,6 +174,7 @@ public final class HTTPServer: @unchecked Sendable {
                 case .request(let parsed):
                     request = parsed
                 case .failure(let status, let code, let message):
+                    rejected?(status, started)
                     var response = Self.errorResponse(status, code, message)
                     if status == 503 { response.headers.append(("Retry-After", "1")) }
                     _ = write(connection, Self.serialize(response, close: true))
@@ -175,7 +185,8 @@ public final class HTTPServer: @unchecked Sendable {
                     case .bytes(let count):
                         if !midRequest {
                             midRequest = true
-                            deadline = Date().addingTimeInterval(limits.requestTimeout)
+                            started = Date()
+                            deadline = started.addingTimeInterval(limits.requestTimeout)
                         }
                         parser.append(chunk[0..<count])
                     case .closed:
@@ -183,6 +194,7 @@ public final class HTTPServer: @unchecked Sendable {
                     case .timedOut:
                         if midRequest {
                             statistics.recordRequestTimeout()
+                            rejected?(408, started)
                             let response = Self.errorResponse(408, "request_timeout", "the request took too long to arrive")
                             _ = write(connection, Self.serialize(response, close: true))
                         }

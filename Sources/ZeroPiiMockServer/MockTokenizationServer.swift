@@ -32,8 +32,13 @@ public final class MockTokenizationServer: @unchecked Sendable {
         let vault = try configuration.dataFile.map { try TokenVault(path: $0) } ?? TokenVault()
         let service = TokenizationService(configuration: configuration, vault: vault)
         self.service = service
+        var rejected: HTTPServer.RejectionObserver?
+        if let logger = configuration.requestLogger {
+            rejected = { status, started in logger(RequestLogEntry(rejectedWith: status, started: started)) }
+        }
         http = try HTTPServer(
-            host: configuration.host, port: configuration.port, limits: configuration.limits, statistics: service.statistics.connections
+            host: configuration.host, port: configuration.port, limits: configuration.limits, statistics: service.statistics.connections,
+            rejected: rejected
         ) { request in
             guard let logger = configuration.requestLogger else { return service.handle(request) }
             let started = Date()

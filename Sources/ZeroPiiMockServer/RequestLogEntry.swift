@@ -5,7 +5,7 @@ import Foundation
 public struct RequestLogEntry: Sendable, Equatable {
     /// When the request had arrived.
     public let date: Date
-    /// The method, as sent.
+    /// The method, as sent; `-` for a request the HTTP layer rejected before it was parsed.
     public let method: String
     /// The path, if it is one the server serves; `-` otherwise.
     public let path: String
@@ -34,6 +34,16 @@ public struct RequestLogEntry: Sendable, Equatable {
             "/__admin/expire-tokens", "/__admin/reset",
         ]
         return served.contains(path) ? path : "-"
+    }
+
+    /// An entry for a request the HTTP layer answered with an error status now.
+    init(rejectedWith status: Int, started: Date) {
+        date = started
+        method = "-"
+        path = "-"
+        self.status = status
+        valueCount = 0
+        milliseconds = Date().timeIntervalSince(started) * 1000
     }
 
     /// An entry for a request answered now.
