@@ -74,7 +74,7 @@ struct HTTPRequestParser {
         } else if start >= 16 * 1024 && start * 2 >= buffer.count {
             // Drop spent bytes once they are the larger part, so compaction is amortised O(1).
             buffer.removeFirst(start)
-            (scanned, lineStart) = (scanned - start, lineStart - start)
+            (scanned, lineStart) = (max(scanned - start, 0), max(lineStart - start, 0))
             start = 0
         }
         buffer.append(contentsOf: bytes)
