@@ -14,7 +14,8 @@ struct ServeCommandTests {
         process.executableURL = CommandLineTool.executable
         let dataFile = NSTemporaryDirectory() + "zeropii-serve-\(UUID().uuidString).db"
         defer { try? FileManager.default.removeItem(atPath: dataFile) }
-        process.arguments = ["serve", "--port", "0", "--data-file", dataFile, "--client", "app:s3cret"]
+        process.arguments = ["serve", "--port", "0", "--data-file", dataFile]
+        process.environment = ProcessInfo.processInfo.environment.merging(["ZEROPII_SERVE_CLIENTS": "app:s3cret"]) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -50,6 +51,7 @@ struct ServeCommandTests {
 
     @Test(arguments: [
         ["serve", "--port"], ["serve", "--port", "70000"], ["serve", "--bogus"], ["serve", "--client", "nocolon"],
+        ["serve", "--client-file", "/nonexistent/clients"],
         ["serve", "--token-ttl", "-1"], ["frobnicate"],
     ])
     func usageErrorsExitWithStatus2AndAHint(arguments: [String]) throws {
@@ -72,7 +74,8 @@ struct TokenizeAgainstAnotherProcessTests {
     @Test func tokenizesWithClientCredentialsAgainstAServerProcess() async throws {
         let server = Process()
         server.executableURL = CommandLineTool.executable
-        server.arguments = ["serve", "--port", "0", "--client", "cli-test:cli-secret"]
+        server.arguments = ["serve", "--port", "0"]
+        server.environment = ProcessInfo.processInfo.environment.merging(["ZEROPII_SERVE_CLIENTS": "cli-test:cli-secret"]) { $1 }
         let serverOutput = Pipe()
         server.standardOutput = serverOutput
         server.standardError = FileHandle.nullDevice

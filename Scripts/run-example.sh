@@ -18,7 +18,7 @@ trap cleanup EXIT
 swift build --product zeropii >/dev/null
 swift build --package-path Examples -Xswiftc -warnings-as-errors >/dev/null
 
-.build/debug/zeropii serve --port 0 --data-file "$work/vault.db" >"$work/server.out" 2>&1 &
+.build/debug/zeropii serve --port 0 --demo-client --data-file "$work/vault.db" >"$work/server.out" 2>&1 &
 server_pid=$!
 # The server prints its address once it listens; wait for that line, not for a time.
 for _ in $(seq 1 300); do

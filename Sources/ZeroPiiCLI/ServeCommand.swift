@@ -45,12 +45,31 @@ enum ServeCommand {
                 configuration.tokenLifetime = TimeInterval(seconds)
             case "--client":
                 guard let pair = value(for: option) else { return 2 }
-                let parts = pair.split(separator: ":", maxSplits: 1)
-                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                guard let (id, secret) = ServeClients.parse(entry: Substring(pair)) else {
                     Usage.fail("--client needs ID:SECRET, for example --client my-app:my-secret", hint: "run 'zeropii serve --help' for the options")
                     return 2
                 }
-                clients[String(parts[0])] = String(parts[1])
+                FileHandle.standardError.write(
+                    Data(
+                        "zeropii: warning: --client shows the secret to anyone who can list processes; use --client-file or \(ServeClients.environmentVariable) outside tests\n"
+                            .utf8))
+                clients[id] = secret
+            case "--client-file":
+                guard let path = value(for: option) else { return 2 }
+                switch ServeClients.load(file: path) {
+                case .success(let loaded):
+                    clients.merge(loaded) { $1 }
+                case .failure(let failure):
+                    Usage.fail(failure.message, hint: "run 'zeropii serve --help' for the file's format")
+                    return 2
+                }
+                if ServeClients.isReadableByOthers(path) {
+                    FileHandle.standardError.write(Data("zeropii: warning: the client file \(path) can be read by other users (chmod 600 it)\n".utf8))
+                }
+            case "--demo-client":
+                clients.merge(MockServerConfiguration.demoClients) { $1 }
+            case "--log-requests":
+                configuration.requestLogger = { entry in FileHandle.standardError.write(Data((entry.line + "\n").utf8)) }
             case "--allow-any-token":
                 configuration.allowAnyToken = true
             case "--admin":
@@ -61,7 +80,20 @@ enum ServeCommand {
             }
             index += 1
         }
-        if !clients.isEmpty { configuration.clients = clients }
+        if let value = ProcessInfo.processInfo.environment[ServeClients.environmentVariable] {
+            switch ServeClients.load(environment: value) {
+            case .success(let loaded):
+                clients.merge(loaded) { current, _ in current }
+            case .failure(let failure):
+                Usage.fail(failure.message, hint: "run 'zeropii serve --help' for the format")
+                return 2
+            }
+        }
+        configuration.clients = clients
+        if clients.isEmpty {
+            FileHandle.standardError.write(
+                Data("zeropii: no OAuth clients configured, so POST /oauth/token refuses every request (see --client-file, --demo-client)\n".utf8))
+        }
 
         let server: MockTokenizationServer
         do {

@@ -28,18 +28,32 @@ enum Usage {
         zeropii serve: run the mock tokenization server (PROTOCOL.md v1)
 
         Usage: zeropii serve [--host H] [--port N] [--data-file F] [--token-ttl S]
-                             [--client ID:SECRET]... [--allow-any-token] [--admin]
+                             [--client-file F] [--demo-client] [--allow-any-token]
+                             [--admin] [--log-requests]
 
         Options:
           --host H             IPv4 address to bind (default 127.0.0.1)
           --port N             port to listen on; 0 picks a free one (default 8080)
           --data-file F        keep the vault in F, so tokens survive restarts
           --token-ttl S        lifetime of issued access tokens in seconds (default 3600)
-          --client ID:SECRET   accept these client credentials at POST /oauth/token
-                               (repeatable; default zeropii-demo:zeropii-demo-secret)
+          --client-file F      accept the client credentials in F at POST /oauth/token:
+                               one ID:SECRET per line, '#' starts a comment
+          --demo-client        also accept the public demo pair zeropii-demo:zeropii-demo-secret
+          --client ID:SECRET   for tests only: the secret shows in the process list (warns)
           --allow-any-token    development mode: accept any non-empty bearer token
           --admin              enable the /__admin/ endpoints (faults, stats, reset)
+          --log-requests       one line per request on standard error: time, method,
+                               path, status, milliseconds, number of values (never a
+                               value, token or access token)
           -h, --help           show this help
+
+        Client credentials can also come from ZEROPII_SERVE_CLIENTS (ID:SECRET entries
+        separated by spaces or newlines). Without any, the token endpoint refuses all.
+
+        Limits: requests must arrive within 15 s of their first byte, idle connections
+        close after 30 s, a response not taken by the client within 30 s closes its
+        connection, bodies held in memory are capped at 256 MiB in all (503 beyond),
+        and 5 failed token requests per client id or address lock it for 60 s (429).
 
         Stops cleanly on SIGINT or SIGTERM.
         """

@@ -64,9 +64,8 @@ final class AccessTokenIssuer: @unchecked Sendable {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
+    /// Strict: a token spelled any other way than ``base64URL(_:)`` writes it is not one of ours.
     static func decodeBase64URL(_ text: String) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
+        StrictBase64.decodeURL(text)
     }
 }

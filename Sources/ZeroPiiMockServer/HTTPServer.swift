@@ -8,24 +8,39 @@ import Darwin
 #endif
 
 /// A small HTTP/1.1 server over POSIX sockets: keep-alive, pipelining, `Content-Length`
-/// bodies, idle and slow-client timeouts, and hard limits on header and body sizes.
+/// bodies, request, idle and write deadlines, hard limits on header and body sizes and a
+/// server-wide memory budget for bodies (see ``HTTPServerLimits``).
 ///
 /// Each connection is served on its own thread, which keeps the code simple and lets
-/// one slow or hostile client block nothing but itself. Malformed or oversized
-/// requests get 400, 411, 413, 431, 501 or 505 and a closed connection; they never
-/// crash the server.
+/// one slow or hostile client block nothing but itself: every wait on a client (for a
+/// request, between requests, for it to take a response) has a deadline. Malformed or
+/// oversized requests get 400, 411, 413, 431, 501, 503 or 505 and a closed connection;
+/// they never crash the server, and no error of `accept` stops it.
 public final class HTTPServer: @unchecked Sendable {
     // Sendable: mutable state is guarded by `lock`; the rest is immutable.
     /// Turns one request into a response (called on the connection's thread).
     public typealias Handler = @Sendable (ServerRequest) -> ServerAction
 
+    /// What one call of `accept` gave: a connection and its peer's address, or an errno.
+    enum AcceptOutcome {
+        case connection(Int32, address: String)
+        case failure(errno: Int32)
+    }
+
     private let handler: Handler
+    /// Told of each request the HTTP layer itself answered with an error (400, 408, 431,
+    /// 503, ...): its status and when it began. For the request log.
+    public typealias RejectionObserver = @Sendable (_ status: Int, _ started: Date) -> Void
+    private let rejected: RejectionObserver?
     private let limits: HTTPServerLimits
     private let listener: Int32
+    private let acceptConnection: @Sendable (Int32) -> AcceptOutcome
     /// The port the server listens on (the one picked by the system when 0 was asked for).
     public let port: UInt16
     /// The address the server is bound to.
     public let host: String
+    /// Timeouts, accept errors and the memory budget.
+    public let statistics: HTTPServerStatistics
 
     private let lock = NSLock()
     private var connections: Set<Int32> = []
@@ -36,13 +51,31 @@ public final class HTTPServer: @unchecked Sendable {
     /// - Parameters:
     ///   - host: an IPv4 address; `127.0.0.1` keeps the server private to this machine.
     ///   - port: the port, or 0 for any free one (see ``port``).
-    ///   - limits: connection, size and time limits (see ``HTTPServerLimits``).
+    ///   - limits: connection, size, time and memory limits (see ``HTTPServerLimits``).
+    ///   - statistics: where the server counts what it defended against; a fresh one by default.
+    ///   - rejected: told of each request the HTTP layer answered with an error itself.
     ///   - handler: answers each complete request; called on the connection's thread.
     /// - Throws: A `POSIXError` when the address is not IPv4 or cannot be bound.
-    public init(host: String = "127.0.0.1", port: UInt16 = 0, limits: HTTPServerLimits = HTTPServerLimits(), handler: @escaping Handler) throws {
+    public convenience init(
+        host: String = "127.0.0.1", port: UInt16 = 0, limits: HTTPServerLimits = HTTPServerLimits(),
+        statistics: HTTPServerStatistics = HTTPServerStatistics(), rejected: RejectionObserver? = nil, handler: @escaping Handler
+    ) throws {
+        try self.init(
+            host: host, port: port, limits: limits, statistics: statistics, acceptConnection: { SocketIO.accept($0) }, rejected: rejected,
+            handler: handler)
+    }
+
+    /// The designated initialiser; tests pass an `acceptConnection` that fails on demand.
+    init(
+        host: String, port: UInt16, limits: HTTPServerLimits, statistics: HTTPServerStatistics,
+        acceptConnection: @escaping @Sendable (Int32) -> AcceptOutcome, rejected: RejectionObserver? = nil, handler: @escaping Handler
+    ) throws {
         self.handler = handler
+        self.rejected = rejected
         self.limits = limits
         self.host = host
+        self.statistics = statistics
+        self.acceptConnection = acceptConnection
         (listener, self.port) = try SocketIO.listen(host: host, port: port)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "zeropii-accept"
@@ -71,6 +104,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private func acceptLoop() {
         defer { acceptThreadDone.signal() }
+        var backOff: UInt32 = 0
         while true {
             // Polling with a short timeout lets `stop()` end the loop on every platform
             // (shutting down a listening socket does not wake `accept` on Darwin).
@@ -78,12 +112,22 @@ public final class HTTPServer: @unchecked Sendable {
             let ready = poll(&descriptor, 1, 200)
             if !lock.withLock({ running }) { return }
             if ready <= 0 { continue }
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
+            let connection: Int32
+            let address: String
+            switch acceptConnection(listener) {
+            case .connection(let accepted, let peer):
+                (connection, address) = (accepted, peer)
+                backOff = 0
+            case .failure(let code):
+                if code == EINTR || code == EAGAIN || code == EWOULDBLOCK { continue }
                 if !lock.withLock({ running }) { return }
-                if errno == EMFILE || errno == ENFILE { usleep(10_000); continue }
-                return
+                // Every other error (ECONNABORTED, EPROTO, ENOBUFS, ENOMEM, EMFILE, ENFILE,
+                // ...) is a passing condition of the system or of one client: count it,
+                // back off briefly (5 ms, doubling to 0.5 s while it lasts) and go on.
+                statistics.recordAcceptError()
+                backOff = min(max(backOff * 2, 5_000), 500_000)
+                usleep(backOff)
+                continue
             }
             SocketIO.configure(connection: connection)
             let admitted: Bool = lock.withLock {
@@ -92,15 +136,19 @@ public final class HTTPServer: @unchecked Sendable {
                 return true
             }
             guard admitted else {
-                _ = SocketIO.write(
-                    connection, Self.serialize(Self.errorResponse(503, "too_many_connections", "the server is at its connection limit"), close: true))
+                // A fresh socket takes this small answer at once; the short deadline only
+                // guards the accept thread against the unexpected.
+                let response = Self.errorResponse(503, "too_many_connections", "the server is at its connection limit")
+                _ = SocketIO.write(connection, Self.serialize(response, close: true), deadline: Date().addingTimeInterval(0.1))
                 close(connection)
                 continue
             }
             let thread = Thread { [self] in
-                serve(connection)
+                let cpuAtStart = Self.threadCPUSeconds()
+                serve(connection, address: address)
                 lock.withLock { _ = connections.remove(connection) }
                 close(connection)
+                statistics.recordClosedConnection(cpuSeconds: Self.threadCPUSeconds() - cpuAtStart)
             }
             thread.stackSize = 512 * 1024
             thread.start()
@@ -109,50 +157,83 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: One connection
 
-    private func serve(_ connection: Int32) {
-        var parser = HTTPRequestParser(limits: limits)
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    private func serve(_ connection: Int32, address: String) {
+        var parser = HTTPRequestParser(limits: limits, budget: statistics)
+        defer { parser.releaseBudget() }
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            // Waiting for the first byte of a request is bounded by the idle timeout;
-            // once it has started, the whole request must arrive within the request timeout.
-            var deadline = Date().addingTimeInterval(parser.hasBufferedBytes ? limits.requestTimeout : limits.idleTimeout)
+            // Waiting for a request is bounded by the idle timeout. From its first byte
+            // on (empty lines before it included) the whole request must arrive within
+            // the request timeout, which is set once and never extended by more bytes.
+            var midRequest = parser.isMidRequest
+            var started = Date()
+            var deadline = Date().addingTimeInterval(midRequest ? limits.requestTimeout : limits.idleTimeout)
             var request: ServerRequest?
             while request == nil {
                 switch parser.next() {
                 case .request(let parsed):
                     request = parsed
                 case .failure(let status, let code, let message):
-                    _ = SocketIO.write(connection, Self.serialize(Self.errorResponse(status, code, message), close: true))
+                    rejected?(status, started)
+                    var response = Self.errorResponse(status, code, message)
+                    if status == 503 { response.headers.append(("Retry-After", "1")) }
+                    _ = write(connection, Self.serialize(response, close: true))
                     return
                 case .needMore:
                     let result = chunk.withUnsafeMutableBytes { SocketIO.read(connection, into: $0, deadline: deadline) }
                     switch result {
                     case .bytes(let count):
-                        if !parser.hasBufferedBytes {
-                            deadline = Date().addingTimeInterval(limits.requestTimeout)
+                        if !midRequest {
+                            midRequest = true
+                            started = Date()
+                            deadline = started.addingTimeInterval(limits.requestTimeout)
                         }
                         parser.append(chunk[0..<count])
                     case .closed:
                         return
                     case .timedOut:
-                        if parser.hasBufferedBytes {
-                            _ = SocketIO.write(
-                                connection,
-                                Self.serialize(Self.errorResponse(408, "request_timeout", "the request took too long to arrive"), close: true))
+                        if midRequest {
+                            statistics.recordRequestTimeout()
+                            rejected?(408, started)
+                            let response = Self.errorResponse(408, "request_timeout", "the request took too long to arrive")
+                            _ = write(connection, Self.serialize(response, close: true))
                         }
                         return
                     }
                 }
             }
-            guard let request, lock.withLock({ running }) else { return }
+            guard var request, lock.withLock({ running }) else { return }
+            request.remoteAddress = address
             let keepAlive = parser.keepsAlive
             switch handler(request) {
             case .closeWithoutResponse:
                 return
             case .respond(let response):
-                guard SocketIO.write(connection, Self.serialize(response, close: !keepAlive)), keepAlive else { return }
+                let sent = write(connection, Self.serialize(response, close: !keepAlive))
+                parser.releaseBudget()
+                guard sent, keepAlive else { return }
             }
         }
+    }
+
+    /// Sends `bytes` within the write timeout; false when the connection must be closed.
+    private func write(_ connection: Int32, _ bytes: Data) -> Bool {
+        switch SocketIO.write(connection, bytes, deadline: Date().addingTimeInterval(limits.writeTimeout)) {
+        case .written:
+            return true
+        case .closed:
+            return false
+        case .timedOut:
+            statistics.recordWriteTimeout()
+            return false
+        }
+    }
+
+    /// CPU time used so far by the calling thread, in seconds.
+    private static func threadCPUSeconds() -> TimeInterval {
+        var time = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
+        return TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9
     }
 
     // MARK: Responses

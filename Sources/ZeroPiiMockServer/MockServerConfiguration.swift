@@ -10,8 +10,17 @@ public struct MockServerConfiguration: Sendable {
     public var dataFile: String?
     /// How long issued access tokens stay valid, in seconds.
     public var tokenLifetime: TimeInterval = 3600
-    /// Client id → secret pairs accepted by `POST oauth/token`.
-    public var clients: [String: String] = ["zeropii-demo": "zeropii-demo-secret"]
+    /// Client id → secret pairs accepted by `POST oauth/token`. None by default: the
+    /// demo pair (``demoClients``) is accepted only when a caller asks for it.
+    public var clients: [String: String] = [:]
+    /// Failed `POST oauth/token` attempts allowed per client id and per client address
+    /// within ``failedAuthenticationWindow``; beyond, 429 until the window has passed.
+    public var failedAuthenticationLimit = 5
+    /// The window for ``failedAuthenticationLimit``, in seconds (counted on ``now``).
+    public var failedAuthenticationWindow: TimeInterval = 60
+    /// Called once per answered request with what may be logged about it (never a
+    /// value, token or access token); nil logs nothing.
+    public var requestLogger: (@Sendable (RequestLogEntry) -> Void)?
     /// Development mode: accept any non-empty bearer token, not only tokens issued here.
     public var allowAnyToken = false
     /// Whether the `__admin/` endpoints (faults, stats, reset) answer.
@@ -21,6 +30,10 @@ public struct MockServerConfiguration: Sendable {
     /// The server's clock; tests skew it to provoke `stale_request`.
     public var now: @Sendable () -> Date = { Date() }
 
-    /// The defaults: 127.0.0.1, a free port, an in-memory vault, the demo client.
+    /// The well-known demo credentials, `zeropii-demo` / `zeropii-demo-secret`: for demos
+    /// and tests only, since everyone knows them.
+    public static let demoClients = ["zeropii-demo": "zeropii-demo-secret"]
+
+    /// The defaults: 127.0.0.1, a free port, an in-memory vault, no OAuth clients.
     public init() {}
 }

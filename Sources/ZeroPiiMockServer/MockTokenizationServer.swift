@@ -32,8 +32,19 @@ public final class MockTokenizationServer: @unchecked Sendable {
         let vault = try configuration.dataFile.map { try TokenVault(path: $0) } ?? TokenVault()
         let service = TokenizationService(configuration: configuration, vault: vault)
         self.service = service
-        http = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits) {
-            service.handle($0)
+        var rejected: HTTPServer.RejectionObserver?
+        if let logger = configuration.requestLogger {
+            rejected = { status, started in logger(RequestLogEntry(rejectedWith: status, started: started)) }
+        }
+        http = try HTTPServer(
+            host: configuration.host, port: configuration.port, limits: configuration.limits, statistics: service.statistics.connections,
+            rejected: rejected
+        ) { request in
+            guard let logger = configuration.requestLogger else { return service.handle(request) }
+            let started = Date()
+            let action = service.handle(request)
+            logger(RequestLogEntry(request: request, started: started, action: action))
+            return action
         }
     }
 

@@ -12,6 +12,8 @@ public struct ServerRequest: Sendable {
     public let headers: [(name: String, value: String)]
     /// The body (empty when there was none).
     public let body: Data
+    /// The client's IPv4 address as text (empty when unknown), for per-address limits.
+    public internal(set) var remoteAddress = ""
 
     /// The first value of a header, by case-insensitive name.
     public func header(_ name: String) -> String? {
@@ -28,6 +30,8 @@ public struct ServerResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body bytes.
     public var body: Data
+    /// How many values a tokenize request carried, for the request log.
+    var valueCount = 0
 
     /// A response with this status, headers and body.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {

@@ -7,6 +7,9 @@ public final class ServerStatistics: @unchecked Sendable {
     private var requests: [String: Int] = [:]
     private var accessTokens = 0
 
+    /// What the HTTP layer defended against: timeouts, `accept` errors, the memory budget.
+    public let connections = HTTPServerStatistics()
+
     /// Requests answered, keyed `"<endpoint> <status>"`.
     public var requestCounts: [String: Int] { lock.withLock { requests } }
     /// Access tokens issued by the token endpoint.

@@ -11,7 +11,9 @@ enum SocketIO {
     #if canImport(Glibc)
     static let streamType = Int32(SOCK_STREAM.rawValue)
     static let sendFlags = Int32(MSG_NOSIGNAL)
+    static let dontWait = Int32(MSG_DONTWAIT)
     #else
+    static let dontWait = MSG_DONTWAIT
     static let streamType = SOCK_STREAM
     static let sendFlags: Int32 = 0
     #endif
@@ -87,19 +89,58 @@ enum SocketIO {
         }
     }
 
-    /// Writes all of `bytes`; false when the peer went away.
-    static func write(_ connection: Int32, _ bytes: Data) -> Bool {
+    enum WriteResult {
+        case written
+        case closed
+        case timedOut
+    }
+
+    /// Writes all of `bytes`, waiting for the socket to accept them at most until
+    /// `deadline`: a peer that stops reading cannot hold the calling thread longer.
+    static func write(_ connection: Int32, _ bytes: Data, deadline: Date) -> WriteResult {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = send(connection, raw.baseAddress! + offset, raw.count - offset, sendFlags)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
+                let written = send(connection, raw.baseAddress! + offset, raw.count - offset, sendFlags | dontWait)
+                if written >= 0 {
+                    offset += written
+                    continue
                 }
-                offset += written
+                if errno == EINTR { continue }
+                guard errno == EAGAIN || errno == EWOULDBLOCK else { return .closed }
+                let remaining = deadline.timeIntervalSinceNow
+                if remaining <= 0 { return .timedOut }
+                var descriptor = pollfd(fd: connection, events: Int16(POLLOUT), revents: 0)
+                if poll(&descriptor, 1, Int32(min(remaining, 1) * 1000) + 1) < 0 && errno != EINTR { return .closed }
             }
-            return true
+            return .written
         }
+    }
+
+    /// The client's IPv4 address as text, from an `accept` address.
+    static func addressText(_ address: sockaddr_in) -> String {
+        var address = address.sin_addr
+        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+        guard inet_ntop(AF_INET, &address, &text, socklen_t(text.count)) != nil else { return "" }
+        return String(cString: text)
+    }
+
+    /// Accepts one connection, with the peer's address.
+    static func accept(_ listener: Int32) -> HTTPServer.AcceptOutcome {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let connection = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemAccept(listener, $0, &length) }
+        }
+        guard connection >= 0 else { return .failure(errno: errno) }
+        return .connection(connection, address: addressText(address))
+    }
+
+    private static func systemAccept(_ listener: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: inout socklen_t) -> Int32 {
+        #if canImport(Glibc)
+        return Glibc.accept(listener, address, &length)
+        #else
+        return Darwin.accept(listener, address, &length)
+        #endif
     }
 }

@@ -14,6 +14,7 @@ final class TokenizationService: Sendable {
     let faults: FaultInjector
     let statistics: ServerStatistics
     let issuer: AccessTokenIssuer
+    private let authenticator: ClientAuthenticator
     private let replays = ReplayCache()
     private let configuration: MockServerConfiguration
 
@@ -23,6 +24,9 @@ final class TokenizationService: Sendable {
         faults = FaultInjector()
         statistics = ServerStatistics()
         issuer = AccessTokenIssuer(lifetime: configuration.tokenLifetime, now: configuration.now)
+        authenticator = ClientAuthenticator(
+            clients: configuration.clients, limit: configuration.failedAuthenticationLimit,
+            window: configuration.failedAuthenticationWindow, now: configuration.now)
     }
 
     func handle(_ request: ServerRequest) -> ServerAction {
@@ -133,9 +137,11 @@ final class TokenizationService: Sendable {
             )
         }
         let body = batch ? ResponseJSON.batch(items) : ResponseJSON.single(items[0])
+        var plain = ServerResponse.json(status: 200, body)
+        plain.valueCount = values.count
 
-        guard let envelope else { return .respond(.json(status: 200, body)) }
-        if fault == .downgrade { return .respond(.json(status: 200, body)) }
+        guard let envelope else { return .respond(plain) }
+        if fault == .downgrade { return .respond(plain) }
         guard let sealed = try? envelope.sealResponse(body) else {
             return .respond(HTTPServer.errorResponse(500, "seal_failed", "the response could not be encrypted"))
         }
@@ -148,7 +154,9 @@ final class TokenizationService: Sendable {
             ct: ciphertext.base64EncodedString()
         )
         let encoded = (try? JSONEncoder().encode(wire)) ?? Data()
-        return .respond(.json(status: 200, encoded, headers: [("X-ZeroPii-Encryption", PayloadEnvelope.headerValue)]))
+        var sealedResponse = ServerResponse.json(status: 200, encoded, headers: [("X-ZeroPii-Encryption", PayloadEnvelope.headerValue)])
+        sealedResponse.valueCount = values.count
+        return .respond(sealedResponse)
     }
 
     /// Steps 2 to 5 of the server side of section 5.
@@ -161,10 +169,10 @@ final class TokenizationService: Sendable {
         guard wire.v == PayloadEnvelope.version else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "unsupported_version", "only envelope version 1 is supported")))
         }
-        guard !wire.rid.isEmpty, wire.rid.count <= 64,
-            let salt = Data(base64Encoded: wire.salt), salt.count == PayloadEnvelope.saltByteCount,
-            let iv = Data(base64Encoded: wire.iv), iv.count == PayloadEnvelope.ivByteCount,
-            let ciphertext = Data(base64Encoded: wire.ct), ciphertext.count >= PayloadEnvelope.tagByteCount
+        guard RequestID.isValid(wire.rid),
+            let salt = StrictBase64.decode(wire.salt), salt.count == PayloadEnvelope.saltByteCount,
+            let iv = StrictBase64.decode(wire.iv), iv.count == PayloadEnvelope.ivByteCount,
+            let ciphertext = StrictBase64.decode(wire.ct), ciphertext.count >= PayloadEnvelope.tagByteCount
         else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "an envelope field has the wrong size or encoding")))
         }
@@ -199,11 +207,15 @@ final class TokenizationService: Sendable {
         guard form["grant_type"] == "client_credentials" else {
             return HTTPServer.errorResponse(400, "unsupported_grant_type", "only grant_type=client_credentials is supported")
         }
-        guard let clientID = form["client_id"], let secret = form["client_secret"],
-            let expected = configuration.clients[clientID],
-            ConstantTime.equals(Array(secret.utf8), Array(expected.utf8))
-        else {
+        switch authenticator.authenticate(clientID: form["client_id"] ?? "", secret: form["client_secret"] ?? "", address: request.remoteAddress) {
+        case .granted:
+            break
+        case .denied:
             return HTTPServer.errorResponse(401, "invalid_client", "the client id or secret is wrong")
+        case .limited(let seconds):
+            var response = HTTPServer.errorResponse(429, "too_many_attempts", "too many failed attempts; retry later")
+            response.headers.append(("Retry-After", String(seconds)))
+            return response
         }
         statistics.recordAccessTokenIssued()
         let body = "{\"access_token\":\"\(issuer.issue())\",\"token_type\":\"Bearer\",\"expires_in\":\(issuer.lifetimeSeconds)}"
@@ -229,7 +241,13 @@ final class TokenizationService: Sendable {
         case ("GET", "/__admin/stats"):
             let counts = statistics.requestCounts.sorted { $0.key < $1.key }
                 .map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
-            let body = "{\"requests\":{\(counts)},\"accessTokensIssued\":\(statistics.accessTokensIssued),\"valuesStored\":\(vault.count)}"
+            let http = statistics.connections
+            let connections =
+                "\"acceptErrors\":\(http.acceptErrors),\"requestTimeouts\":\(http.requestTimeouts),\"writeTimeouts\":\(http.writeTimeouts),"
+                + "\"memoryBudgetRejections\":\(http.memoryBudgetRejections),\"bufferedRequestBytes\":\(http.bufferedRequestBytes)"
+            let body =
+                "{\"requests\":{\(counts)},\"accessTokensIssued\":\(statistics.accessTokensIssued),\"valuesStored\":\(vault.count),"
+                + "\"connections\":{\(connections)}}"
             return .json(status: 200, Data(body.utf8))
         case ("POST", "/__admin/faults"):
             guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any],

@@ -40,9 +40,19 @@ struct HTTPServerTests {
         ("huge header", "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 70_000) + "\r\n\r\n", 431),
         ("endless header line", "GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 70_000), 431),
         ("many headers", "GET / HTTP/1.1\r\n" + String(repeating: "X-A: 1234567890\r\n", count: 5000) + "\r\n", 431),
-        ("bare LF request", "GET / HTTP/1.1\nHost: x\n\n", nil),
+        ("bare LF request", "GET / HTTP/1.1\nHost: x\n\n", 400),
         ("half a request then close", "GET / HT", nil),
         ("non-ASCII method", "GÉT / HTTP/1.1\r\n\r\n", 400),
+        // Issue 17: a proxy that splits on LF would see chunked; this server must not guess.
+        ("smuggling through a bare LF", "POST / HTTP/1.1\r\nHost: x\r\nX: a\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nhello", 400),
+        ("bare CR in a header", "GET / HTTP/1.1\r\nHost: x\r\nX: a\rb\r\n\r\n", 400),
+        ("missing Host", "GET / HTTP/1.1\r\nX-A: 1\r\n\r\n", 400),
+        ("two Host headers", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+        ("tab-folded header", "GET / HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n\tcontinued\r\n\r\n", 400),
+        ("header name not a token", "GET / HTTP/1.1\r\nHost: x\r\nX(A): 1\r\n\r\n", 400),
+        ("header name with a slash", "GET / HTTP/1.1\r\nHost: x\r\nX/A: 1\r\n\r\n", 400),
+        ("tab in the request target", "GET /a\tb HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ("too many empty lines first", String(repeating: "\r\n", count: 50) + "GET / HTTP/1.1\r\nHost: x\r\n\r\n", 400),
     ]
 
     @Test(arguments: hostileInputs.indices)
@@ -75,7 +85,9 @@ struct HTTPServerTests {
         let server = try Self.makeServer()
         defer { server.stop() }
         let client = try RawClient(port: server.port)
-        client.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\nPOST /two HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc\r\nGET /three HTTP/1.1\r\n\r\n")
+        client.send(
+            "GET /one HTTP/1.1\r\nHost: x\r\n\r\nPOST /two HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc\r\nGET /three HTTP/1.1\r\nHost: x\r\n\r\n"
+        )
         let first = try #require(client.readResponse())
         let second = try #require(client.readResponse())
         let third = try #require(client.readResponse())
@@ -84,7 +96,7 @@ struct HTTPServerTests {
         #expect(third.body == #"{"path":"/three","bytes":0}"#)
         #expect(first.headers["connection"] == "keep-alive")
         #expect(first.headers["date"]?.hasSuffix(" GMT") == true)
-        client.send("GET /four HTTP/1.1\r\nConnection: close\r\n\r\n")
+        client.send("GET /four HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let last = client.readUntilClosed()
         #expect(last.contains("Connection: close") && last.contains("/four"))
     }
@@ -104,7 +116,7 @@ struct HTTPServerTests {
         let reply = slow.readUntilClosed()
         #expect(reply.hasPrefix("HTTP/1.1 408 "))
         let other = try RawClient(port: server.port)
-        other.send("GET / HTTP/1.1\r\n\r\n")
+        other.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(other.readResponse()?.status == 200)
     }
 
@@ -115,7 +127,7 @@ struct HTTPServerTests {
         nonisolated(unsafe) var failed = 0
         DispatchQueue.concurrentPerform(iterations: 200) { index in
             guard let client = try? RawClient(port: server.port) else { failures.withLock { failed += 1 }; return }
-            client.send("GET /c\(index) HTTP/1.1\r\n\r\n")
+            client.send("GET /c\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
             if client.readResponse()?.body != "{\"path\":\"/c\(index)\",\"bytes\":0}" { failures.withLock { failed += 1 } }
         }
         #expect(failed == 0)

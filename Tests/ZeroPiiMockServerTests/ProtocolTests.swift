@@ -22,6 +22,7 @@ struct ProtocolTests {
         configuration.now = clock.now
         configuration.adminEnabled = true
         configuration.tokenLifetime = 60
+        configuration.clients = MockServerConfiguration.demoClients
         service = TokenizationService(configuration: configuration, vault: TokenVault())
     }
 

@@ -3,7 +3,7 @@
 //     swift run --package-path Examples tokenize-values alice@example.com "+1 (555) 010-2345" 42
 //
 // It reaches the tokenization API at $ZEROPII_API_URL (default http://127.0.0.1:8080/,
-// where `swift run zeropii serve` listens) and gets access tokens with the OAuth2
+// where `swift run zeropii serve --demo-client` listens) and gets access tokens with the OAuth2
 // client-credentials grant at $ZEROPII_TOKEN_URL (default: the API's oauth/token), as
 // $ZEROPII_CLIENT_ID with the secret in $ZEROPII_CLIENT_SECRET (default: the mock
 // server's demo client).

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `zeropii serve` process whose standard error goes to a file, read once it has stopped.
+final class ServeProcess {
+    let process = Process()
+    let base: URL
+    private let errorFile: String
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        errorFile = NSTemporaryDirectory() + "zeropii-serve-stderr-\(UUID().uuidString)"
+        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
+        process.executableURL = CommandLineTool.executable
+        process.arguments = ["serve", "--port", "0"] + arguments
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["ZEROPII_SERVE_CLIENTS"] = nil
+        process.environment = inherited.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
+        try process.run()
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine.append(chunk)
+        }
+        let address = String(decoding: firstLine, as: UTF8.self).split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }
+        guard let address, let base = URL(string: String(address)) else {
+            process.terminate()
+            throw POSIXError(.ECONNREFUSED)
+        }
+        self.base = base
+    }
+
+    /// Stops the server and returns what it wrote on standard error.
+    func stop() -> String {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+        defer { try? FileManager.default.removeItem(atPath: errorFile) }
+        return (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
+    }
+
+    deinit { _ = stop() }
+
+    func post(_ path: String, body: String, headers: [String: String] = [:]) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    func tokenStatus(id: String, secret: String) async throws -> Int {
+        try await post("oauth/token", body: "grant_type=client_credentials&client_id=\(id)&client_secret=\(secret)").status
+    }
+}
+
+/// `zeropii serve`'s credentials and request log, by running the binary.
+struct ServeSecurityTests {
+    @Test func credentialsComeFromAFileOrTheEnvironmentAndTheDemoPairOnlyOnRequest() async throws {
+        let file = NSTemporaryDirectory() + "zeropii-clients-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "# team clients\nfile-app:file-s3cret\n\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+
+        let server = try ServeProcess(["--client-file", file], environment: ["ZEROPII_SERVE_CLIENTS": "env-app:env-s3cret other:x"])
+        #expect(try await server.tokenStatus(id: "file-app", secret: "file-s3cret") == 200)
+        #expect(try await server.tokenStatus(id: "env-app", secret: "env-s3cret") == 200)
+        #expect(try await server.tokenStatus(id: "zeropii-demo", secret: "zeropii-demo-secret") == 401)
+        let errors = server.stop()
+        #expect(!errors.contains("warning"), "\(errors)")
+        #expect(!errors.contains("s3cret"))
+
+        let demo = try ServeProcess(["--demo-client"])
+        #expect(try await demo.tokenStatus(id: "zeropii-demo", secret: "zeropii-demo-secret") == 200)
+        _ = demo.stop()
+
+        let none = try ServeProcess([])
+        #expect(try await none.tokenStatus(id: "zeropii-demo", secret: "zeropii-demo-secret") == 401)
+        #expect(none.stop().contains("no OAuth clients configured"))
+    }
+
+    @Test func theClientOptionStillWorksButWarns() async throws {
+        let server = try ServeProcess(["--client", "app:argv-s3cret"])
+        #expect(try await server.tokenStatus(id: "app", secret: "argv-s3cret") == 200)
+        let errors = server.stop()
+        #expect(errors.contains("warning: --client shows the secret"))
+        #expect(!errors.contains("argv-s3cret"))
+    }
+
+    @Test func aMalformedClientFileIsAUsageErrorThatDoesNotQuoteTheFile() throws {
+        let file = NSTemporaryDirectory() + "zeropii-clients-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "good:one\nno-colon-s3cret\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let finished = try CommandLineTool.run(["serve", "--port", "0", "--client-file", file])
+        #expect(finished.status == 2)
+        #expect(finished.errorOutput.contains("line 2 of the client file"))
+        #expect(!finished.errorOutput.contains("s3cret"))
+    }
+
+    @Test func theRequestLogHasOneLinePerRequestAndNoValueOrToken() async throws {
+        let server = try ServeProcess(["--allow-any-token", "--log-requests"])
+        let accessToken = "access-token-\(UUID().uuidString)"
+        let value = "alice.\(UUID().uuidString.prefix(8))@example.com"
+        let single = try await server.post(
+            "ct-vault/api/v2/tokenize", body: "{\"value\":\"\(value)\"}",
+            headers: ["Authorization": "Bearer \(accessToken)", "Content-Type": "application/json"])
+        #expect(single.status == 200)
+        let batch = try await server.post(
+            "ct-vault/api/v2/tokenize/batch", body: "{\"values\":[\"\(value)\",\"42\",\"x\"]}",
+            headers: ["Authorization": "Bearer \(accessToken)", "Content-Type": "application/json"])
+        #expect(batch.status == 200)
+        let unknown = try await server.post(value, body: "")
+        #expect(unknown.status == 404)
+        let errors = server.stop()
+
+        let lines = errors.split(separator: "\n").filter { $0.contains("ms values=") }
+        #expect(lines.count == 3, "\(errors)")
+        #expect(lines.count == 3 && lines[0].contains(" POST /ct-vault/api/v2/tokenize 200 ") && lines[0].hasSuffix(" values=1"))
+        #expect(lines.count == 3 && lines[1].contains(" POST /ct-vault/api/v2/tokenize/batch 200 ") && lines[1].hasSuffix(" values=3"))
+        #expect(lines.count == 3 && lines[2].contains(" POST - 404 ") && lines[2].hasSuffix(" values=0"))
+        let token = single.body.components(separatedBy: "\"token\":\"").dropFirst().first?.split(separator: "\"").first.map(String.init)
+        #expect(token != nil)
+        for secret in [value, accessToken, token ?? value] {
+            #expect(!errors.contains(secret))
+        }
+        // The time comes first, in ISO 8601 with a zone.
+        #expect(lines.first.map { $0.split(separator: " ")[0].hasSuffix("Z") } == true)
+    }
+}

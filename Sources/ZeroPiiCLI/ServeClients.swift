@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where `zeropii serve` gets the client credentials of its token endpoint: a file
+/// (`--client-file`) or an environment variable (`ZEROPII_SERVE_CLIENTS`), so a secret
+/// never shows in the process list; `--client ID:SECRET` is kept for tests and warns.
+enum ServeClients {
+    static let environmentVariable = "ZEROPII_SERVE_CLIENTS"
+
+    struct Failure: Error {
+        let message: String
+    }
+
+    /// One `ID:SECRET` entry; the id must not be empty nor hold a `:`, the secret must not be empty.
+    static func parse(entry: Substring) -> (id: String, secret: String)? {
+        guard let colon = entry.firstIndex(of: ":"), colon != entry.startIndex, entry.index(after: colon) != entry.endIndex else { return nil }
+        return (String(entry[..<colon]), String(entry[entry.index(after: colon)...]))
+    }
+
+    /// A credentials file: one `ID:SECRET` per line; empty lines and lines starting with
+    /// `#` are skipped. Errors name the line number, never its content.
+    static func load(file path: String) -> Result<[String: String], Failure> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(Failure(message: "the client file \(path) cannot be read"))
+        }
+        var clients: [String: String] = [:]
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        for (number, rawLine) in lines.enumerated() {
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
+            guard let (id, secret) = parse(entry: line) else {
+                return .failure(Failure(message: "line \(number + 1) of the client file \(path) is not ID:SECRET"))
+            }
+            clients[id] = secret
+        }
+        return .success(clients)
+    }
+
+    /// `ZEROPII_SERVE_CLIENTS`: `ID:SECRET` entries separated by whitespace.
+    static func load(environment value: String) -> Result<[String: String], Failure> {
+        var clients: [String: String] = [:]
+        for (number, entry) in value.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).enumerated() {
+            guard let (id, secret) = parse(entry: entry) else {
+                return .failure(Failure(message: "entry \(number + 1) of \(environmentVariable) is not ID:SECRET"))
+            }
+            clients[id] = secret
+        }
+        return .success(clients)
+    }
+
+    /// Whether anyone but the owner may read `path` (a warning, as ssh gives for keys).
+    static func isReadableByOthers(_ path: String) -> Bool {
+        guard let permissions = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int else { return false }
+        return permissions & 0o044 != 0
+    }
+}
