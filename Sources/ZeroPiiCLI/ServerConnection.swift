@@ -115,6 +115,12 @@ struct ServerConnection {
         }
         var serverConfiguration = MockServerConfiguration()
         serverConfiguration.dataFile = directory + "/vault.db"
+        // Parallel runs on one vault take turns: each waits for the one before, so all of
+        // them succeed with the same tokens.
+        serverConfiguration.whenVaultIsLocked = {
+            FileHandle.standardError.write(
+                Data("zeropii: the vault \(directory)/vault.db is in use by another zeropii process; waiting for it\n".utf8))
+        }
         let server: MockTokenizationServer
         do {
             server = try MockTokenizationServer(configuration: serverConfiguration)

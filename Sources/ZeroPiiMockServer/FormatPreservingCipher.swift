@@ -1,168 +1,213 @@
-import Foundation
 import ZeroPiiCrypto
 
-/// A keyed permutation of strings that preserves their format: the same length, each
-/// ASCII digit replaced by a digit, each `a`–`z` by a letter `a`–`z`, each `A`–`Z` by a
-/// letter `A`–`Z`, and every other character left where it is.
+/// A keyed permutation of strings that preserves their format and has no fixed points
+/// (PROTOCOL.md section 10).
 ///
-/// The tokenizable characters form a vector of symbols in mixed radix (10 or 26 per
-/// position). A Feistel network permutes that vector: the positions are split in two
-/// halves, and each of 8 rounds adds to one half, position by position and modulo each
-/// position's radix, a pseudorandom vector computed from the other half, the round
-/// number and the value's format. Every round is invertible, so the
-/// whole is a permutation of the values of one format: two different values of the
-/// same format never get the same token, and values of different formats get tokens of
-/// different formats. This is the structure of FF1 (NIST SP 800-38G) with a mixed radix;
-/// a single tokenizable character is permuted with a keyed shuffle instead, since a
-/// Feistel network needs two halves.
+/// A value is either a number in a form of section 4 (``NumberFormatCheck``) or a
+/// string. A number's token is a number of the same shape: only its digits change, each
+/// within the digits its place allows (no leading zero, never `-0`), so `-`, `.` and
+/// `E` stay. In a string, every letter or number becomes another member of its
+/// ``TokenAlphabets`` alphabet (ASCII digits, `A`–`Z` and `a`–`z` are three of them),
+/// and every other character stays. The replaceable characters of one format form a
+/// vector in mixed radix, and the token is the next value after the value's in a keyed
+/// order of that format: `F⁻¹(F(x) + 1)`, where `F` is an 8-round Feistel network over
+/// the vector (the structure of FF1, NIST SP 800-38G, with a mixed radix) and `+ 1`
+/// counts on in mixed radix, wrapping at the end. Conjugating that one cycle through
+/// all values by `F` gives one cycle through all values again, so the token function
+/// is a permutation of each format, with no fixed point when the format has two or
+/// more values.
 ///
-/// The round function is SHA-256 keyed through its chaining value: the key fills the
-/// first block, whose compressed state is kept, and each call hashes one length-prefixed
-/// (so prefix-free) message on from there. That is the inner half of HMAC, the keyed
-/// compression function whose pseudorandomness HMAC's own proof rests on, at one
-/// compression per call instead of two: the vault's hot loop.
+/// Numbers and strings stay apart: a number's token is a number, and a string's token
+/// is never one. A string whose format can hold numbers (`007`, `-0`, `1.5E05`) steps
+/// on along its cycle past every number (cycle walking), which is a permutation of the
+/// format's strings, again one cycle. So two different values never share a token.
 struct FormatPreservingCipher: Sendable {
     static let rounds = 8
 
-    private let keyedState: SHA256
+    private let roundFunction: any FeistelRoundFunction
 
     init(key: SymmetricKey) {
-        var state = SHA256()
-        var block = [UInt8](repeating: 0, count: SHA256.blockByteCount)
-        key.withUnsafeBytes { keyBytes in
-            for index in 0..<min(keyBytes.count, block.count) { block[index] = keyBytes[index] }
-        }
-        block.withUnsafeBytes { state.update(bufferPointer: $0) }
-        keyedState = state
+        roundFunction = KeyedSHA256RoundFunction(key: key)
     }
 
-    /// The token for `value`. A decimal number (PROTOCOL.md section 4 form) has only its
-    /// digits replaced, so the `E` of an exponent stays and the token is a number too.
-    func encrypt(_ value: String) -> String {
-        let digitsOnly = NumberFormatCheck.isNumber(value)
-        var scalars = Array(value.unicodeScalars)
+    init(roundFunction: any FeistelRoundFunction) {
+        self.roundFunction = roundFunction
+    }
+
+    /// What may change in a value: the positions of its replaceable characters, each
+    /// one's radix and symbol, and a format description that keys the permutation.
+    private struct Domain {
         var positions: [Int] = []
-        var symbols: [Int] = []
         var radices: [Int] = []
-        var format = [UInt8]()
-        format.reserveCapacity(scalars.count)
-        for (index, scalar) in scalars.enumerated() {
-            if let (symbol, radix, marker) = Self.classify(scalar), !digitsOnly || radix == 10 {
-                positions.append(index)
-                symbols.append(symbol)
-                radices.append(radix)
-                format.append(marker)
-            } else {
-                format.append(contentsOf: Array(String(scalar).utf8))
-            }
-        }
-        guard !symbols.isEmpty else { return value }
-        let permuted =
-            symbols.count == 1
-            ? [shuffle(symbols[0], radix: radices[0], format: format)]
-            : feistel(symbols, radices: radices, format: format)
-        for (offset, position) in positions.enumerated() {
-            scalars[position] = Self.scalar(for: permuted[offset], like: scalars[position])
-        }
+        var symbols: [Int] = []
+        /// For a number, the lowest digit of each position; empty for a string.
+        var lowestDigits: [UInt32] = []
+        /// For a string, the alphabet of each position; empty for a number.
+        var alphabets: [TokenAlphabet] = []
+        var format: [UInt8] = []
+        var isNumber = false
+        /// Whether some value of this string format is a number, so walks must skip them.
+        var mayHoldNumbers = false
+    }
+
+    /// The token for `value`.
+    func encrypt(_ value: String) -> String {
+        var scalars = Array(value.unicodeScalars)
+        let domain = Self.domain(of: scalars)
+        guard !domain.symbols.isEmpty else { return value }
+        var symbols = domain.symbols
+        var scratch = Scratch(tweak: roundFunction.tweak(for: domain.format))
+        repeat {
+            step(&symbols, radices: domain.radices, scratch: &scratch)
+            Self.render(symbols, domain: domain, into: &scalars)
+        } while domain.mayHoldNumbers && NumberFormatCheck.isNumber(scalars)
         var result = String.UnicodeScalarView()
         result.append(contentsOf: scalars)
         return String(result)
     }
 
-    private func feistel(_ input: [Int], radices: [Int], format: [UInt8]) -> [Int] {
-        var symbols = input
-        let split = symbols.count / 2
-        // One message buffer for all rounds: this loop runs eight times per value.
-        var message = [UInt8]()
-        message.reserveCapacity(8 + format.count + symbols.count)
-        for round in 0..<Self.rounds {
-            let (target, source) = round % 2 == 0 ? (0..<split, split..<symbols.count) : (split..<symbols.count, 0..<split)
-            message.removeAll(keepingCapacity: true)
-            Self.appendHeader(round: round, format: format, to: &message)
-            for position in source { message.append(UInt8(truncatingIfNeeded: symbols[position])) }
-            var produced = 0
-            var block: UInt32 = 0
-            while produced < target.count {
-                hashBlock(message, counter: block).withUnsafeBytes { code in
-                    var index = 0
-                    while index + 1 < code.count && produced < target.count {
-                        let position = target.lowerBound + produced
-                        let radix = radices[position]
-                        let offset = Int(UInt16(code[index]) << 8 | UInt16(code[index + 1])) % radix
-                        symbols[position] = (symbols[position] + offset) % radix
-                        produced += 1
-                        index += 2
+    private static func append(_ word: UInt32, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(truncatingIfNeeded: word >> 24))
+        bytes.append(UInt8(truncatingIfNeeded: word >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: word >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: word))
+    }
+
+    private static func domain(of scalars: [Unicode.Scalar]) -> Domain {
+        var domain = Domain()
+        if let digits = NumberFormatCheck.digits(of: scalars) {
+            domain.isNumber = true
+            domain.format = [0x4E]  // N
+            for scalar in scalars { domain.format.append(UInt8(truncatingIfNeeded: scalar.value)) }
+            for digit in digits {
+                domain.format[digit.position + 1] = UInt8(0x61 + digit.lowest)  // a: any digit, b: 1 to 9
+                domain.positions.append(digit.position)
+                domain.radices.append(10 - Int(digit.lowest))
+                domain.symbols.append(Int(scalars[digit.position].value - 0x30 - digit.lowest))
+                domain.lowestDigits.append(digit.lowest)
+            }
+            return domain
+        }
+        domain.format = [0x53]  // S
+        domain.format.reserveCapacity(1 + 5 * scalars.count)
+        domain.mayHoldNumbers = true
+        var position = -1
+        for scalar in scalars {
+            position += 1
+            if let (alphabet, index) = TokenAlphabets.classify(scalar) {
+                Self.append(0x01, alphabet.identifier, to: &domain.format)
+                if alphabet != .asciiDigits && alphabet != .asciiUppercase { domain.mayHoldNumbers = false }
+                // A member of a one-letter alphabet has nothing to become; it stays.
+                guard alphabet.size > 1 else { continue }
+                domain.positions.append(position)
+                domain.radices.append(alphabet.size)
+                domain.symbols.append(index)
+                domain.alphabets.append(alphabet)
+            } else {
+                Self.append(0x00, scalar.value, to: &domain.format)
+                if scalar != "-" && scalar != "." { domain.mayHoldNumbers = false }
+            }
+        }
+        return domain
+    }
+
+    private static func append(_ tag: UInt8, _ word: UInt32, to bytes: inout [UInt8]) {
+        bytes.append(tag)
+        append(word, to: &bytes)
+    }
+
+    private static func render(_ symbols: [Int], domain: Domain, into scalars: inout [Unicode.Scalar]) {
+        var offset = 0
+        while offset < symbols.count {
+            let position = domain.positions[offset]
+            if domain.isNumber {
+                scalars[position] = Unicode.Scalar(0x30 + domain.lowestDigits[offset] + UInt32(symbols[offset]))!
+            } else {
+                scalars[position] = TokenAlphabets.scalar(at: symbols[offset], of: domain.alphabets[offset])
+            }
+            offset += 1
+        }
+    }
+
+    // MARK: The cycle
+
+    /// Buffers reused across the rounds of one value.
+    private struct Scratch {
+        let tweak: [UInt8]
+        var words: [UInt32] = []
+        var pair = [0, 0]
+    }
+
+    /// Moves `symbols` to the next value in the format's keyed cycle: `F⁻¹(F(x) + 1)`.
+    private func step(_ symbols: inout [Int], radices: [Int], scratch: inout Scratch) {
+        if symbols.count == 1 {
+            let radix = radices[0]
+            let permuted = permuteSingle(symbols[0], radix: radix, inverse: false, scratch: &scratch)
+            symbols[0] = permuteSingle((permuted + 1) % radix, radix: radix, inverse: true, scratch: &scratch)
+            return
+        }
+        feistel(&symbols, radices: radices, inverse: false, scratch: &scratch)
+        var position = symbols.count - 1
+        while position >= 0 {
+            symbols[position] += 1
+            if symbols[position] < radices[position] { break }
+            symbols[position] = 0
+            position -= 1
+        }
+        feistel(&symbols, radices: radices, inverse: true, scratch: &scratch)
+    }
+
+    /// A keyed permutation of `0..<radix`, for a format with one replaceable character: a
+    /// Feistel network over two digits whose product covers the radix, walked until it
+    /// lands inside it.
+    private func permuteSingle(_ symbol: Int, radix: Int, inverse: Bool, scratch: inout Scratch) -> Int {
+        var high = 1
+        while high * high < radix { high += 1 }
+        let low = (radix + high - 1) / high
+        let radices = [high, low]
+        var value = symbol
+        repeat {
+            var pair = scratch.pair
+            pair[0] = value / low
+            pair[1] = value % low
+            feistel(&pair, radices: radices, inverse: inverse, scratch: &scratch)
+            value = pair[0] * low + pair[1]
+        } while value >= radix
+        return value
+    }
+
+    /// An 8-round Feistel network over a mixed-radix vector of two or more positions: each
+    /// round adds to one half, position by position and modulo each position's radix,
+    /// pseudorandom words computed from the other half, the round number and the format's
+    /// tweak.
+    private func feistel(_ symbols: inout [Int], radices: [Int], inverse: Bool, scratch: inout Scratch) {
+        // Plain loops over indices: this is the vault's hot loop, and debug builds (the
+        // test suite's) run generic range iteration many times slower.
+        let count = symbols.count
+        let split = count / 2
+        var step = 0
+        while step < Self.rounds {
+            let round = inverse ? Self.rounds - 1 - step : step
+            let targetStart = round % 2 == 0 ? 0 : split
+            let targetEnd = round % 2 == 0 ? split : count
+            let sourceStart = round % 2 == 0 ? split : 0
+            let sourceEnd = round % 2 == 0 ? count : split
+            roundFunction.words(
+                round: round, tweak: scratch.tweak, source: symbols[sourceStart..<sourceEnd], count: targetEnd - targetStart, into: &scratch.words)
+            symbols.withUnsafeMutableBufferPointer { symbols in
+                radices.withUnsafeBufferPointer { radices in
+                    scratch.words.withUnsafeBufferPointer { words in
+                        var position = targetStart
+                        while position < targetEnd {
+                            let radix = radices[position]
+                            let offset = Int(words[position - targetStart] % UInt32(radix))
+                            symbols[position] = inverse ? (symbols[position] - offset + radix) % radix : (symbols[position] + offset) % radix
+                            position += 1
+                        }
                     }
                 }
-                block += 1
             }
+            step += 1
         }
-        return symbols
-    }
-
-    /// The keyed hash of `message` followed by a 32-bit block counter.
-    private func hashBlock(_ message: [UInt8], counter: UInt32) -> SHA256Digest {
-        var hash = keyedState
-        message.withUnsafeBytes { hash.update(bufferPointer: $0) }
-        withUnsafeBytes(of: counter.bigEndian) { hash.update(bufferPointer: $0) }
-        return hash.finalize()
-    }
-
-    /// The round number and the length-prefixed format: with them the messages of one
-    /// format are all the same length, and those of different formats differ in prefix.
-    private static func appendHeader(round: Int, format: [UInt8], to message: inout [UInt8]) {
-        withUnsafeBytes(of: Int32(round).bigEndian) { message.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt32(format.count).bigEndian) { message.append(contentsOf: $0) }
-        message.append(contentsOf: format)
-    }
-
-    /// A keyed permutation of 0..<radix (Fisher–Yates driven by HMAC output).
-    private func shuffle(_ symbol: Int, radix: Int, format: [UInt8]) -> Int {
-        var table = Array(0..<radix)
-        let stream = pseudorandomStream(round: -1, format: format, count: radix)
-        for index in stride(from: radix - 1, to: 0, by: -1) {
-            table.swapAt(index, Int(stream[index]) % (index + 1))
-        }
-        return table[symbol]
-    }
-
-    /// `count` pseudorandom 16-bit numbers for the single-character shuffle.
-    private func pseudorandomStream(round: Int, format: [UInt8], count: Int) -> [UInt16] {
-        var message = [UInt8]()
-        Self.appendHeader(round: round, format: format, to: &message)
-        var output: [UInt16] = []
-        output.reserveCapacity(count)
-        var block: UInt32 = 0
-        while output.count < count {
-            hashBlock(message, counter: block).withUnsafeBytes { code in
-                var index = 0
-                while index + 1 < code.count && output.count < count {
-                    output.append(UInt16(code[index]) << 8 | UInt16(code[index + 1]))
-                    index += 2
-                }
-            }
-            block += 1
-        }
-        return output
-    }
-
-    /// Symbol, radix and format marker of a tokenizable character; nil for the rest.
-    private static func classify(_ scalar: Unicode.Scalar) -> (Int, Int, UInt8)? {
-        switch scalar.value {
-        case 0x30...0x39: return (Int(scalar.value - 0x30), 10, 0x39)
-        case 0x61...0x7A: return (Int(scalar.value - 0x61), 26, 0x61)
-        case 0x41...0x5A: return (Int(scalar.value - 0x41), 26, 0x41)
-        default: return nil
-        }
-    }
-
-    private static func scalar(for symbol: Int, like original: Unicode.Scalar) -> Unicode.Scalar {
-        let base: UInt32
-        switch original.value {
-        case 0x30...0x39: base = 0x30
-        case 0x61...0x7A: base = 0x61
-        default: base = 0x41
-        }
-        return Unicode.Scalar(base + UInt32(symbol))!
     }
 }

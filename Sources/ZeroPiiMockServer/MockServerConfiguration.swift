@@ -8,6 +8,11 @@ public struct MockServerConfiguration: Sendable {
     public var port: UInt16 = 0
     /// Where the vault keeps its data; nil keeps it in memory only.
     public var dataFile: String?
+    /// What to do when another process holds ``dataFile``: nil (the default) makes the
+    /// server fail to start with ``VaultError/locked``, whose message names the file; a
+    /// closure is called once, to say why there is a wait, and the server then waits for
+    /// the file.
+    public var whenVaultIsLocked: (@Sendable () -> Void)?
     /// How long issued access tokens stay valid, in seconds.
     public var tokenLifetime: TimeInterval = 3600
     /// Client id → secret pairs accepted by `POST oauth/token`. None by default: the

@@ -28,8 +28,13 @@ public final class MockTokenizationServer: @unchecked Sendable {
     public var baseURL: URL { URL(string: "http://\(http.host):\(http.port)/")! }
 
     /// Opens the vault and starts listening.
-    public init(configuration: MockServerConfiguration = MockServerConfiguration()) throws {
-        let vault = try configuration.dataFile.map { try TokenVault(path: $0) } ?? TokenVault()
+    public convenience init(configuration: MockServerConfiguration = MockServerConfiguration()) throws {
+        let vault = try configuration.dataFile.map { try TokenVault(path: $0, whenLocked: configuration.whenVaultIsLocked) } ?? TokenVault()
+        try self.init(configuration: configuration, vault: vault)
+    }
+
+    /// A server on a vault opened by the caller (tests open one with a failing file system).
+    init(configuration: MockServerConfiguration, vault: TokenVault) throws {
         let service = TokenizationService(configuration: configuration, vault: vault)
         self.service = service
         var rejected: HTTPServer.RejectionObserver?
@@ -59,8 +64,10 @@ public final class MockTokenizationServer: @unchecked Sendable {
         service.issuer.revokeAll()
     }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening, closes every connection, and closes the vault's data file so
+    /// that another server may open it.
     public func stop() {
         http.stop()
+        service.vault.close()
     }
 }

@@ -9,21 +9,18 @@ final class ReplayCache: @unchecked Sendable {
     private var seen: [String: Date] = [:]
     private var insertionsSincePrune = 0
 
-    func contains(_ requestID: String, now: Date) -> Bool {
+    /// Records `requestID` unless it was seen within the window, in one step under the
+    /// lock: of many requests with the same id at once, exactly one gets true.
+    func insertIfAbsent(_ requestID: String, now: Date) -> Bool {
         lock.withLock {
-            guard let expiry = seen[requestID] else { return false }
-            return expiry > now
-        }
-    }
-
-    func insert(_ requestID: String, now: Date) {
-        lock.withLock {
+            if let expiry = seen[requestID], expiry > now { return false }
             seen[requestID] = now.addingTimeInterval(Self.window)
             insertionsSincePrune += 1
             if insertionsSincePrune >= 10_000 {
                 seen = seen.filter { $0.value > now }
                 insertionsSincePrune = 0
             }
+            return true
         }
     }
 }

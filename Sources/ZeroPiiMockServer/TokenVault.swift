@@ -11,7 +11,8 @@ import ZeroPiiCrypto
 /// happens under one lock, so when many requests bring the same new value at once,
 /// exactly one of them sees `newlyCreated`.
 public final class TokenVault: @unchecked Sendable {
-    // Sendable: `seen` and `file` are guarded by `lock`; the cipher and keys are immutable.
+    // Sendable: `seen`, `file` and `closed` are guarded by `lock`; the cipher and keys are
+    // immutable.
     /// The outcome for one value: its token and whether the vault had seen it.
     public struct Entry: Sendable {
         /// The format-preserving token.
@@ -26,7 +27,8 @@ public final class TokenVault: @unchecked Sendable {
     private let fingerprintKey: HMAC<SHA256>
     private let lock = NSLock()
     private var seen: Set<Fingerprint>
-    private let file: VaultFile?
+    private var file: VaultFile?
+    private var closed = false
     /// Bytes of a torn last record dropped when the file was opened.
     public let droppedBytes: Int
 
@@ -35,9 +37,20 @@ public final class TokenVault: @unchecked Sendable {
         try! self.init(key: SecureRandom.bytes(count: 32), file: nil, fingerprints: [], droppedBytes: 0)
     }
 
-    /// A vault kept in `path`, created when missing.
-    public convenience init(path: String) throws {
-        let (file, fingerprints, dropped) = try VaultFile.open(path: path)
+    /// A vault kept in `path`, created when missing, and held by this vault until
+    /// ``close()`` or its end: another process cannot open it meanwhile.
+    ///
+    /// - Parameter whenLocked: what to do when another process holds the file: nil (the
+    ///   default) throws ``VaultError/locked``; a closure is called once, to say why there
+    ///   is a wait, and then the file's lock is waited for.
+    /// - Throws: ``VaultError``, with a message that names the file and says what to do.
+    public convenience init(path: String, whenLocked: (@Sendable () -> Void)? = nil) throws {
+        try self.init(path: path, system: SystemVaultFileSystem(), whenLocked: whenLocked)
+    }
+
+    /// A vault whose file goes through `system`, for tests that inject failures.
+    convenience init(path: String, system: any VaultFileSystem, whenLocked: (@Sendable () -> Void)? = nil) throws {
+        let (file, fingerprints, dropped) = try VaultFile.open(path: path, system: system, whenLocked: whenLocked)
         try self.init(key: Data(file.key), file: file, fingerprints: fingerprints, droppedBytes: dropped)
     }
 
@@ -50,6 +63,15 @@ public final class TokenVault: @unchecked Sendable {
         seen = Set(fingerprints)
         self.file = file
         self.droppedBytes = droppedBytes
+    }
+
+    /// Closes the data file, so that another vault may open it. Tokenizing a value the
+    /// vault has not seen fails from then on; ``token(for:)`` still answers.
+    public func close() {
+        lock.withLock {
+            closed = true
+            file = nil
+        }
     }
 
     /// How many distinct values the vault holds.
@@ -74,6 +96,7 @@ public final class TokenVault: @unchecked Sendable {
                 flags.append(isNew)
             }
             do {
+                if closed && !created.isEmpty { throw VaultError.cannotWrite }
                 try file?.append(created)
             } catch {
                 for fingerprint in created { seen.remove(fingerprint) }

@@ -181,9 +181,6 @@ final class TokenizationService: Sendable {
             return .failure(
                 EnvelopeRejection(HTTPServer.errorResponse(400, "stale_request", "the request time is more than 300 s from the server's")))
         }
-        guard !replays.contains(wire.rid, now: now) else {
-            return .failure(EnvelopeRejection(HTTPServer.errorResponse(409, "replayed_request", "this request id was already used")))
-        }
         guard
             let envelope = try? PayloadEnvelope(
                 accessToken: accessToken, operation: operation, requestID: wire.rid, timestamp: wire.ts, salt: salt
@@ -191,7 +188,11 @@ final class TokenizationService: Sendable {
         else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(419, "decryption_failed", "the request could not be decrypted")))
         }
-        replays.insert(wire.rid, now: now)
+        // After authentication, so a forged envelope cannot burn a request id; one atomic
+        // step, so of many copies of one envelope at once exactly one gets through.
+        guard replays.insertIfAbsent(wire.rid, now: now) else {
+            return .failure(EnvelopeRejection(HTTPServer.errorResponse(409, "replayed_request", "this request id was already used")))
+        }
         return .success((envelope, plaintext))
     }
 

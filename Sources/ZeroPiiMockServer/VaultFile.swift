@@ -7,70 +7,75 @@ import Glibc
 import Darwin
 #endif
 
-/// The vault's data file: an append-only log that makes new mappings durable.
+/// The vault's data file: an append-only log that makes new mappings durable, held by
+/// one process at a time.
 ///
-/// Layout: a header (`ZPVAULT1`, the 32-byte token key, a CRC-32 of the key), then one
-/// record per request that created tokens: a 4-byte count, that many 16-byte value
-/// fingerprints, and a CRC-32 of the record. No value is stored in readable form. A
-/// record cut short by a crash (or with a bad checksum) ends the log: it is dropped and
-/// the file truncated before new records are appended.
-final class VaultFile {
-    static let magic = Array("ZPVAULT1".utf8)
+/// Layout: a header (`ZPVAULT` and a format version, `2` for the token function of
+/// PROTOCOL.md section 10; the 32-byte token key; a CRC-32 of the key), then one record
+/// per request that created tokens: a 4-byte count, that many 16-byte value
+/// fingerprints, and a CRC-32 of the record. No value is stored in readable form.
+///
+/// - The file is created whole: header written to a temporary file, synced, then linked
+///   to its name, which fails if another process got there first (then its file is
+///   used). So two first runs agree on one key.
+/// - An exclusive `flock` on the open file is held for the vault's life.
+/// - A record is written and synced before the request that brought it is answered. If
+///   the write or the sync fails, the file is cut back to its last whole record and the
+///   request fails; if even that fails, every later write fails too, so nothing is ever
+///   appended after a torn record.
+/// - At start, a record cut short at the end of the file (a crash while writing it,
+///   before it was acknowledged) is dropped; a bad record anywhere else, or a read
+///   error, stops the vault with a message and leaves the file as it is.
+final class VaultFile: @unchecked Sendable {
+    // Sendable: `length` and `broken` are only touched by `append`, which TokenVault
+    // calls under its lock; the rest is immutable.
+    static let magic = Array("ZPVAULT".utf8)
+    static let version = UInt8(ascii: "2")
+    static let headerSize = 8 + 32 + 4
     static let fingerprintSize = 16
 
     private let descriptor: Int32
+    private let path: String
+    private let system: any VaultFileSystem
     let key: [UInt8]
+    /// The length of the file up to its last whole record.
+    private var length: Int
+    /// Set when a failed write could not be undone: the file may end in a torn record.
+    private var broken = false
 
-    /// Opens (or creates) the file and returns it with every fingerprint it holds.
-    static func open(path: String) throws -> (file: VaultFile, fingerprints: [Fingerprint], droppedBytes: Int) {
-        let descriptor = Glibc_open(path)
-        guard descriptor >= 0 else { throw VaultError.cannotOpen(errno: errno) }
-        let contents = readAll(descriptor)
-        if contents.isEmpty {
-            var key = [UInt8](repeating: 0, count: 32)
-            key.withUnsafeMutableBytes { SecureRandom.fill($0) }
-            var header = magic + key
-            withUnsafeBytes(of: CRC32.checksum(key).bigEndian) { header.append(contentsOf: $0) }
-            let file = VaultFile(descriptor: descriptor, key: key)
-            try file.appendDurably(header)
-            syncDirectory(of: path)
-            return (file, [], 0)
-        }
-        guard contents.count >= 44, Array(contents[0..<8]) == magic,
-            UInt32(bigEndian: contents[40..<44].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) == CRC32.checksum(contents[8..<40])
-        else {
+    /// Opens (or creates) the file, takes its lock, and returns it with every
+    /// fingerprint it holds and the size of a torn last record it dropped.
+    ///
+    /// - Parameter whenLocked: nil fails at once with ``VaultError/locked`` when another
+    ///   process holds the file; otherwise it is called once and the lock is waited for.
+    static func open(
+        path: String, system: any VaultFileSystem = SystemVaultFileSystem(), whenLocked: (@Sendable () -> Void)? = nil
+    ) throws -> (file: VaultFile, fingerprints: [Fingerprint], droppedBytes: Int) {
+        let descriptor = try openOrCreate(path)
+        do {
+            try lock(descriptor, path: path, whenLocked: whenLocked)
+            let contents = try readAll(descriptor, path: path, system: system)
+            let key = try parseHeader(contents, path: path)
+            let (fingerprints, end) = try parseRecords(contents, path: path)
+            if end < contents.count {
+                guard system.truncate(descriptor, end) == 0, system.synchronize(descriptor) == 0 else {
+                    throw VaultError.cannotWrite(path, errno: errno)
+                }
+            }
+            let file = VaultFile(descriptor: descriptor, path: path, system: system, key: key, length: end)
+            return (file, fingerprints, contents.count - end)
+        } catch {
             close(descriptor)
-            throw VaultError.notAVaultFile
+            throw error
         }
-        let key = Array(contents[8..<40])
-        var fingerprints: [Fingerprint] = []
-        var offset = 44
-        while offset + 4 <= contents.count {
-            let count = Int(UInt32(bigEndian: contents[offset..<(offset + 4)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }))
-            let end = offset + 4 + count * fingerprintSize + 4
-            guard count > 0, count <= 1_000_000, end <= contents.count else { break }
-            let stored = UInt32(bigEndian: contents[(end - 4)..<end].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
-            guard stored == CRC32.checksum(contents[offset..<(end - 4)]) else { break }
-            var position = offset + 4
-            for _ in 0..<count {
-                fingerprints.append(Fingerprint(contents[position..<(position + fingerprintSize)]))
-                position += fingerprintSize
-            }
-            offset = end
-        }
-        let dropped = contents.count - offset
-        if dropped > 0 {
-            guard ftruncate(descriptor, off_t(offset)) == 0, fsync(descriptor) == 0 else {
-                throw VaultError.cannotWrite(errno: errno)
-            }
-        }
-        lseek(descriptor, 0, SEEK_END)
-        return (VaultFile(descriptor: descriptor, key: key), fingerprints, dropped)
     }
 
-    private init(descriptor: Int32, key: [UInt8]) {
+    private init(descriptor: Int32, path: String, system: any VaultFileSystem, key: [UInt8], length: Int) {
         self.descriptor = descriptor
+        self.path = path
+        self.system = system
         self.key = key
+        self.length = length
     }
 
     deinit { close(descriptor) }
@@ -78,96 +83,154 @@ final class VaultFile {
     /// Appends one record of new fingerprints and waits until it is on disk.
     func append(_ fingerprints: [Fingerprint]) throws {
         guard !fingerprints.isEmpty else { return }
+        guard !broken else { throw VaultError.cannotWrite(path, errno: EIO) }
         var record = [UInt8]()
         record.reserveCapacity(8 + fingerprints.count * Self.fingerprintSize)
         withUnsafeBytes(of: UInt32(fingerprints.count).bigEndian) { record.append(contentsOf: $0) }
         for fingerprint in fingerprints { fingerprint.append(to: &record) }
         withUnsafeBytes(of: CRC32.checksum(record).bigEndian) { record.append(contentsOf: $0) }
-        try appendDurably(record)
-    }
-
-    private func appendDurably(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { raw in
+        var failure: Int32 = 0
+        record.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw VaultError.cannotWrite(errno: errno)
+                let written = system.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else {
+                    failure = written == 0 ? EIO : errno
+                    return
                 }
                 offset += written
             }
+            if system.synchronize(descriptor) != 0 { failure = errno }
         }
-        guard fsync(descriptor) == 0 else { throw VaultError.cannotWrite(errno: errno) }
+        guard failure == 0 else {
+            // Back to the last whole record, so a later record never follows a torn one.
+            if system.truncate(descriptor, length) != 0 || system.synchronize(descriptor) != 0 { broken = true }
+            throw VaultError.cannotWrite(path, errno: failure)
+        }
+        length += record.count
     }
 
-    private static func Glibc_open(_ path: String) -> Int32 {
+    // MARK: Opening
+
+    private static func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
         #if canImport(Glibc)
-        return Glibc.open(path, O_RDWR | O_CREAT | O_APPEND, 0o600)
+        return Glibc.open(path, flags | O_CLOEXEC, mode)
         #else
-        return Darwin.open(path, O_RDWR | O_CREAT | O_APPEND, 0o600)
+        return Darwin.open(path, flags | O_CLOEXEC, mode)
         #endif
     }
 
-    private static func readAll(_ descriptor: Int32) -> [UInt8] {
+    /// Opens the file, creating it whole first when it does not exist.
+    private static func openOrCreate(_ path: String) throws -> Int32 {
+        while true {
+            let descriptor = systemOpen(path, O_RDWR | O_APPEND)
+            if descriptor >= 0 { return descriptor }
+            guard errno == ENOENT else { throw VaultError.cannotOpen(path, errno: errno) }
+            try create(path)
+        }
+    }
+
+    /// Writes a new vault's header to a temporary file beside `path`, syncs it, and links
+    /// it to `path`; `link` fails if `path` exists, so a vault another process created in
+    /// the meantime is kept and used.
+    private static func create(_ path: String) throws {
+        let temporary = path + ".new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = systemOpen(temporary, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw VaultError.cannotOpen(path, errno: errno) }
+        defer { unlink(temporary) }
+        var key = [UInt8](repeating: 0, count: 32)
+        key.withUnsafeMutableBytes { SecureRandom.fill($0) }
+        var header = magic + [version] + key
+        withUnsafeBytes(of: CRC32.checksum(key).bigEndian) { header.append(contentsOf: $0) }
+        let system = SystemVaultFileSystem()
+        let written = header.withUnsafeBytes { system.write(descriptor, $0.baseAddress!, $0.count) }
+        let synced = written == header.count && system.synchronize(descriptor) == 0
+        let failure = errno
+        close(descriptor)
+        guard synced else { throw VaultError.cannotWrite(path, errno: written < 0 ? failure : EIO) }
+        if link(temporary, path) != 0 && errno != EEXIST { throw VaultError.cannotOpen(path, errno: errno) }
+        syncDirectory(of: path)
+    }
+
+    private static func lock(_ descriptor: Int32, path: String, whenLocked: (@Sendable () -> Void)?) throws {
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
+        guard errno == EWOULDBLOCK || errno == EAGAIN else { throw VaultError.cannotOpen(path, errno: errno) }
+        guard let whenLocked else { throw VaultError.locked(path) }
+        whenLocked()
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw VaultError.cannotOpen(path, errno: errno) }
+        }
+    }
+
+    private static func readAll(_ descriptor: Int32, path: String, system: any VaultFileSystem) throws -> [UInt8] {
         var contents = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         lseek(descriptor, 0, SEEK_SET)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
+            let count = chunk.withUnsafeMutableBytes { system.read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw VaultError.cannotRead(path, errno: errno) }
+            if count == 0 { return contents }
             contents.append(contentsOf: chunk[0..<count])
         }
-        return contents
     }
 
-    /// Makes the file's directory entry durable too, for a newly created file.
+    private static func parseHeader(_ contents: [UInt8], path: String) throws -> [UInt8] {
+        guard contents.count >= magic.count + 1, Array(contents[0..<magic.count]) == magic else {
+            throw VaultError.notAVaultFile(path)
+        }
+        let fileVersion = contents[magic.count]
+        guard fileVersion == version else {
+            throw VaultError.earlierVersion(path, version: String(decoding: [fileVersion], as: UTF8.self))
+        }
+        guard contents.count >= headerSize, load(contents, at: 40) == CRC32.checksum(contents[8..<40]) else {
+            throw VaultError.notAVaultFile(path)
+        }
+        return Array(contents[8..<40])
+    }
+
+    /// Every fingerprint, and where the last whole record ends. A record that runs past
+    /// the end of the file, or that reaches it exactly and does not check, is the torn
+    /// tail of a crash; a bad record with more bytes after it is damage.
+    private static func parseRecords(_ contents: [UInt8], path: String) throws -> ([Fingerprint], Int) {
+        var fingerprints: [Fingerprint] = []
+        var offset = headerSize
+        while offset < contents.count {
+            guard offset + 4 <= contents.count else { break }
+            let count = Int(load(contents, at: offset))
+            guard count > 0, count <= 1_000_000 else {
+                // Zeros to the end: blocks a crash allocated but never filled.
+                if contents[offset...].allSatisfy({ $0 == 0 }) { break }
+                throw VaultError.damaged(path, offset: offset)
+            }
+            let end = offset + 4 + count * fingerprintSize + 4
+            guard end <= contents.count else { break }
+            guard load(contents, at: end - 4) == CRC32.checksum(contents[offset..<(end - 4)]) else {
+                if end == contents.count { break }
+                throw VaultError.damaged(path, offset: offset)
+            }
+            var position = offset + 4
+            for _ in 0..<count {
+                fingerprints.append(Fingerprint(contents[position..<(position + fingerprintSize)]))
+                position += fingerprintSize
+            }
+            offset = end
+        }
+        return (fingerprints, offset)
+    }
+
+    private static func load(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+
+    /// Makes the new file's directory entry durable too.
     private static func syncDirectory(of path: String) {
         let directory = (path as NSString).deletingLastPathComponent
-        #if canImport(Glibc)
-        let descriptor = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY)
-        #else
-        let descriptor = Darwin.open(directory.isEmpty ? "." : directory, O_RDONLY)
-        #endif
+        let descriptor = systemOpen(directory.isEmpty ? "." : directory, O_RDONLY)
         if descriptor >= 0 {
             fsync(descriptor)
             close(descriptor)
         }
-    }
-}
-
-/// Why the vault file could not be used.
-public enum VaultError: Error, CustomStringConvertible {
-    /// The file could not be opened or created; `errno` says why.
-    case cannotOpen(errno: Int32)
-    /// A record could not be written or synced to disk; `errno` says why.
-    case cannotWrite(errno: Int32)
-    /// The file exists but does not start with a vault header.
-    case notAVaultFile
-
-    public var description: String {
-        switch self {
-        case .cannotOpen(let code): return "the vault file could not be opened (\(String(cString: strerror(code))))"
-        case .cannotWrite(let code): return "the vault file could not be written (\(String(cString: strerror(code))))"
-        case .notAVaultFile: return "the file is not a ZeroPii vault file (bad header)"
-        }
-    }
-}
-
-/// The first 16 bytes of HMAC-SHA256 of a value under the vault's key: how the vault
-/// remembers that it has seen a value without keeping the value.
-struct Fingerprint: Hashable, Sendable {
-    let high: UInt64
-    let low: UInt64
-
-    init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        let array = Array(bytes)
-        high = array[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
-        low = array[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
-    }
-
-    func append(to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: high.bigEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: low.bigEndian) { bytes.append(contentsOf: $0) }
     }
 }

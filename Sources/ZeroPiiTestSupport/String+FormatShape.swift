@@ -1,8 +1,10 @@
 /// Format checks for tokens.
 extension String {
-    /// The string's format, as a format-preserving token keeps it: every ASCII digit
-    /// becomes `9`, every lowercase ASCII letter `a`, every uppercase one `A`, and every
-    /// other character stays as it is.
+    /// The string's format, as a format-preserving token keeps it: every digit becomes
+    /// `9`, every lowercase letter `a`, every uppercase (or titlecase) letter `A`, every
+    /// letter without case (Han, Arabic, Hangul...) `ℓ`, and every other character stays
+    /// as it is. Digits and letters outside ASCII count too (Unicode general categories N
+    /// and L), since the mock server replaces them within their script.
     ///
     /// A token from a format-preserving service has the shape of its value, so a test
     /// can check that without knowing the token:
@@ -11,14 +13,16 @@ extension String {
     /// #expect(result.token?.formatShape == "alice@example.com".formatShape)  // "aaaaa@aaaaaaa.aaa"
     /// ```
     public var formatShape: String {
-        String(
-            unicodeScalars.map { scalar -> Character in
-                switch scalar.value {
-                case 0x30...0x39: return "9"
-                case 0x61...0x7A: return "a"
-                case 0x41...0x5A: return "A"
-                default: return Character(scalar)
-                }
-            })
+        var shape = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .decimalNumber, .letterNumber, .otherNumber: shape.append("9")
+            case .lowercaseLetter: shape.append("a")
+            case .uppercaseLetter, .titlecaseLetter: shape.append("A")
+            case .modifierLetter, .otherLetter: shape.append("ℓ")
+            default: shape.append(scalar)
+            }
+        }
+        return String(shape)
     }
 }

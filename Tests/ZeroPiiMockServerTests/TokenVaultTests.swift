@@ -58,6 +58,7 @@ struct TokenVaultTests {
         #expect(reopened.count == 2)
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int == sizeBefore)
         #expect(try reopened.tokenize(["kept-1"])[0].token == tokens[0].token)
+        reopened.close()
         #expect(try TokenVault(path: path).count == 2)
     }
 
@@ -78,6 +79,167 @@ struct TokenVaultTests {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data("not a vault at all, just some text that is long enough".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: VaultError.self) { try TokenVault(path: path) }
+        #expect(throws: VaultError.notAVaultFile) { try TokenVault(path: path) }
+    }
+
+    /// A vault of the previous token function (format 1) is refused, never read.
+    @Test func aVaultOfTheEarlierTokenFunctionIsRefusedWithAWayOut() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let old = Data("ZPVAULT1".utf8) + Data(repeating: 7, count: 36) + Data([0, 0, 0, 1]) + Data(repeating: 9, count: 20)
+        try old.write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
+        #expect(error == .earlierVersion)
+        #expect(error.description.contains(path) && error.description.contains("start a new vault"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == old)
+    }
+
+    /// A bad record with more after it is damage, not a torn tail: refused, not cut.
+    @Test func aDamagedRecordBeforeTheEndIsAnErrorAndTheFileIsKept() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try TokenVault(path: path).tokenize(["first"])
+        _ = try TokenVault(path: path).tokenize(["second"])
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[VaultFile.headerSize + 6] ^= 0xFF  // inside the first record
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
+        #expect(error == .damaged && error.description.contains(path))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test func aReadErrorAtStartIsAnErrorAndTheFileIsKept() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try TokenVault(path: path).tokenize(["first"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let system = InjectedFileSystem()
+        system.failReads = true
+        let error = try #require(throws: VaultError.self) { try TokenVault(path: path, system: system) }
+        #expect(error == .cannotRead && error.description.contains(path))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func theFileIsTheOwnersOnly() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try TokenVault(path: path)
+        let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix((path as NSString).lastPathComponent + ".new-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    /// One holder at a time: a second vault on the file is refused, or waits when asked to.
+    @Test func aHeldFileIsRefusedOrWaitedFor() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let holder = try TokenVault(path: path)
+        let token = try holder.tokenize(["held"])[0].token
+        let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
+        #expect(error == .locked && error.description.contains(path))
+
+        let waiting = DispatchSemaphore(value: 0)
+        let opened = DispatchSemaphore(value: 0)
+        let announcements = ConcurrentResults<Int>(count: 1)
+        let result = ConcurrentResults<String>(count: 1)
+        DispatchQueue.global().async {
+            let waiter = try? TokenVault(path: path) {
+                announcements.set(0, 1)
+                waiting.signal()
+            }
+            result.set(0, (try? waiter?.tokenize(["held"])[0].token) ?? "failed")
+            opened.signal()
+        }
+        waiting.wait()
+        holder.close()
+        opened.wait()
+        #expect(announcements.all == [1])
+        #expect(result.all == [token])
+    }
+
+    /// A write that fails halfway (a full disk): the file goes back to its last whole
+    /// record, the request fails, and every value answered before or after keeps its
+    /// token across a restart.
+    @Test func aFailedWriteLosesNothingAcknowledged() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let system = InjectedFileSystem()
+        let vault = try TokenVault(path: path, system: system)
+        let before = try vault.tokenize(["a@example.com", "b@example.com"])
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        system.failNextWriteHalfway = true
+        #expect(throws: VaultError.cannotWrite) { try vault.tokenize(["lost@example.com", "a@example.com"]) }
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == size)
+        let after = try vault.tokenize(["c@example.com"])
+        system.failNextSync = true
+        #expect(throws: VaultError.cannotWrite) { try vault.tokenize(["unsynced@example.com"]) }
+        vault.close()
+
+        let reopened = try TokenVault(path: path)
+        #expect(reopened.droppedBytes == 0)
+        let again = try reopened.tokenize(["a@example.com", "b@example.com", "c@example.com", "lost@example.com", "unsynced@example.com"])
+        #expect(again.map(\.token) == (before + after).map(\.token) + again.suffix(2).map(\.token))
+        #expect(again.map(\.exists) == [true, true, true, false, false])
+    }
+}
+
+/// The vault's system calls with failures on demand.
+final class InjectedFileSystem: VaultFileSystem, @unchecked Sendable {
+    // Sendable: the flags are guarded by `lock`.
+    private let lock = NSLock()
+    private var writeHalfway = false
+    private var syncFails = false
+    private var readFails = false
+    private let system = SystemVaultFileSystem()
+
+    var failNextWriteHalfway: Bool {
+        get { lock.withLock { writeHalfway } }
+        set { lock.withLock { writeHalfway = newValue } }
+    }
+    var failNextSync: Bool {
+        get { lock.withLock { syncFails } }
+        set { lock.withLock { syncFails = newValue } }
+    }
+    var failReads: Bool {
+        get { lock.withLock { readFails } }
+        set { lock.withLock { readFails = newValue } }
+    }
+
+    func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        if failReads {
+            errno = EIO
+            return -1
+        }
+        return system.read(descriptor, buffer, count)
+    }
+
+    /// Half the bytes, then ENOSPC on the next call: a disk that filled up mid-record.
+    func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        let halfway = lock.withLock { writeHalfway }
+        guard halfway else { return system.write(descriptor, buffer, count) }
+        if count > 1 {
+            return system.write(descriptor, buffer, count / 2)
+        }
+        lock.withLock { writeHalfway = false }
+        errno = ENOSPC
+        return -1
+    }
+
+    func synchronize(_ descriptor: Int32) -> Int32 {
+        let fails = lock.withLock {
+            defer { syncFails = false }
+            return syncFails
+        }
+        if fails {
+            errno = EIO
+            return -1
+        }
+        return system.synchronize(descriptor)
+    }
+
+    func truncate(_ descriptor: Int32, _ length: Int) -> Int32 {
+        system.truncate(descriptor, length)
     }
 }

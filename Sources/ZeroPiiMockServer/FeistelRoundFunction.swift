@@ -1,0 +1,14 @@
+/// The keyed pseudorandom function inside ``FormatPreservingCipher``'s Feistel rounds.
+///
+/// The cipher is a permutation of each format's values whatever this function returns,
+/// so uniqueness and the absence of fixed points do not depend on it; it only decides
+/// which permutation a key selects. Tests that check those properties over millions of
+/// values may therefore run the cipher with a fast function of their own.
+protocol FeistelRoundFunction: Sendable {
+    /// A 16-byte digest of a value's format, which keys every round for that format.
+    func tweak(for format: [UInt8]) -> [UInt8]
+
+    /// Replaces `words` with `count` pseudorandom 32-bit words for one round: its number,
+    /// the format's tweak and the symbols of the half that the round reads.
+    func words(round: Int, tweak: [UInt8], source: ArraySlice<Int>, count: Int, into words: inout [UInt32])
+}

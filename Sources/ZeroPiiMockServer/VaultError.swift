@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why the vault's data file could not be used. The message names the file and says
+/// what to do; it never holds a value or a token.
+public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case cannotOpen
+        case cannotRead
+        case cannotWrite
+        case notAVaultFile
+        case earlierVersion
+        case damaged
+        case locked
+    }
+
+    private let code: Code
+    /// The data file.
+    public let path: String
+    /// Extra detail that is safe to show: the system's error, or where the damage is.
+    public let detail: String?
+
+    private init(_ code: Code, path: String = "", detail: String? = nil) {
+        self.code = code
+        self.path = path
+        self.detail = detail
+    }
+
+    /// The file could not be opened or created.
+    public static let cannotOpen = VaultError(.cannotOpen)
+    /// The file could not be read when the vault opened.
+    public static let cannotRead = VaultError(.cannotRead)
+    /// A record could not be written or synced to disk; the file was cut back to its last
+    /// whole record and the request that brought it failed.
+    public static let cannotWrite = VaultError(.cannotWrite)
+    /// The file does not start with a vault header.
+    public static let notAVaultFile = VaultError(.notAVaultFile)
+    /// The file was written by an earlier token function, whose tokens this version does
+    /// not reproduce.
+    public static let earlierVersion = VaultError(.earlierVersion)
+    /// A record before the end of the file does not check: the file is damaged, and is
+    /// left as it is rather than cut short.
+    public static let damaged = VaultError(.damaged)
+    /// Another process holds the file.
+    public static let locked = VaultError(.locked)
+
+    static func cannotOpen(_ path: String, errno code: Int32) -> VaultError {
+        VaultError(.cannotOpen, path: path, detail: String(cString: strerror(code)))
+    }
+    static func cannotRead(_ path: String, errno code: Int32) -> VaultError {
+        VaultError(.cannotRead, path: path, detail: String(cString: strerror(code)))
+    }
+    static func cannotWrite(_ path: String, errno code: Int32) -> VaultError {
+        VaultError(.cannotWrite, path: path, detail: String(cString: strerror(code)))
+    }
+    static func notAVaultFile(_ path: String) -> VaultError { VaultError(.notAVaultFile, path: path) }
+    static func earlierVersion(_ path: String, version: String) -> VaultError {
+        VaultError(.earlierVersion, path: path, detail: version)
+    }
+    static func damaged(_ path: String, offset: Int) -> VaultError {
+        VaultError(.damaged, path: path, detail: "byte \(offset)")
+    }
+    static func locked(_ path: String) -> VaultError { VaultError(.locked, path: path) }
+
+    public static func == (lhs: VaultError, rhs: VaultError) -> Bool {
+        lhs.code == rhs.code
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+    }
+
+    public var description: String {
+        let reason = detail.map { " (\($0))" } ?? ""
+        switch code {
+        case .cannotOpen:
+            return "the vault file \(path) could not be opened or created\(reason)"
+        case .cannotRead:
+            return "the vault file \(path) could not be read\(reason); it was left as it is"
+        case .cannotWrite:
+            return "the vault file \(path) could not be written\(reason)"
+        case .notAVaultFile:
+            return "\(path) is not a ZeroPii vault file (bad header)"
+        case .earlierVersion:
+            return
+                "the vault file \(path) was written by an earlier version of the mock server (format \(detail ?? "?")), "
+                + "whose tokens this version does not reproduce; move it away or delete it to start a new vault, "
+                + "in which every value gets a new token"
+        case .damaged:
+            return
+                "the vault file \(path) is damaged\(reason): a record before its end does not check, so it was left "
+                + "as it is; restore it from a backup, or move it away to start a new vault"
+        case .locked:
+            return
+                "the vault file \(path) is in use by another zeropii process; stop that process, "
+                + "or give this one a vault of its own (--data-file or --data-dir)"
+        }
+    }
+}
