@@ -62,7 +62,7 @@ struct VaultOverHTTPTests {
         defer { server.stop() }
         let accessToken = server.issueAccessToken()
         for round in 0..<100 {
-            let requestID = "replay-\(round)"
+            let requestID = UUID().uuidString.lowercased()
             let timestamp = Int64(Date().timeIntervalSince1970)
             let envelope = PayloadEnvelope(accessToken: accessToken, operation: "tokenize", requestID: requestID, timestamp: timestamp)
             let sealed = try envelope.sealRequest(try JSONEncoder().encode(WireBodies.TokenizeRequest(value: "v\(round)")))
