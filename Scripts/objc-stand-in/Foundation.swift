@@ -100,3 +100,11 @@ extension NSLocking {
         return try body()
     }
 }
+
+// DateFormatter, as far as the SDK uses it (HTTPDate in ZeroPiiRetry).
+open class DateFormatter: NSObject {
+    open var locale: Locale!
+    open var timeZone: TimeZone!
+    open var dateFormat: String!
+    open func date(from string: String) -> Date? { standIn() }
+}
