@@ -40,9 +40,11 @@ public final class TokenVault: @unchecked Sendable {
     /// A vault kept in `path`, created when missing, and held by this vault until
     /// ``close()`` or its end: another process cannot open it meanwhile.
     ///
-    /// - Parameter whenLocked: what to do when another process holds the file: nil (the
-    ///   default) throws ``VaultError/locked``; a closure is called once, to say why there
-    ///   is a wait, and then the file's lock is waited for.
+    /// - Parameters:
+    ///   - path: the vault file; its folder must exist.
+    ///   - whenLocked: what to do when another process holds the file: nil (the default)
+    ///     throws ``VaultError/locked``; a closure is called once, to say why there is a
+    ///     wait, and then the file's lock is waited for.
     /// - Throws: ``VaultError``, with a message that names the file and says what to do.
     public convenience init(path: String, whenLocked: (@Sendable () -> Void)? = nil) throws {
         try self.init(path: path, system: SystemVaultFileSystem(), whenLocked: whenLocked)
