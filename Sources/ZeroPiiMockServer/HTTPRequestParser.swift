@@ -47,6 +47,10 @@ struct HTTPRequestParser {
     private var reservedBytes = 0
     private var lastKeepAlive = true
 
+    /// How far ahead of the bytes received a body is charged to the budget, so the
+    /// shared counter is not taken for every read.
+    private static let budgetChunk = 16 * 1024
+
     init(limits: HTTPServerLimits, budget: HTTPServerStatistics? = nil) {
         self.limits = limits
         self.budget = budget
@@ -104,6 +108,15 @@ struct HTTPRequestParser {
             let taken = min(missing, buffer.count - start)
             body.append(contentsOf: buffer[start..<(start + taken)])
             start += taken
+        }
+        if body.count > reservedBytes, let budget {
+            // Charged as the bytes arrive, not as the head declares them: a head that
+            // promises a large body and sends nothing holds no budget from other clients.
+            let wanted = min(head.bodyLength, body.count + Self.budgetChunk) - reservedBytes
+            guard budget.reserve(wanted, limit: limits.requestMemoryBudget) else {
+                return .failure(status: 503, code: "server_busy", message: "the server is holding too many request bodies; retry")
+            }
+            reservedBytes += wanted
         }
         guard body.count == head.bodyLength else { return .needMore }
         let request = ServerRequest(method: head.method, path: head.path, query: head.query, headers: head.headers, body: body)
@@ -217,12 +230,6 @@ struct HTTPRequestParser {
         let hosts = headers.filter { $0.name == "host" }.count
         guard hosts == 1 || (hosts == 0 && version == "HTTP/1.0") else {
             return .failure(.badRequest("an HTTP/1.1 request needs exactly one Host header"))
-        }
-        if bodyLength > 0, let budget {
-            guard budget.reserve(bodyLength, limit: limits.requestMemoryBudget) else {
-                return .failure(Rejection(status: 503, code: "server_busy", message: "the server is holding too many request bodies; retry"))
-            }
-            reservedBytes += bodyLength
         }
 
         let target = requestLine[1]

@@ -134,15 +134,26 @@ struct HTTPServerAttackTests {
         limits.maximumBodyBytes = 256 * 1024
         let server = try Self.makeServer(limits: limits)
         defer { server.stop() }
-        let count = 1000
+        let count = 200
         let declared = 200_000
         let admitted = limits.requestMemoryBudget / declared  // 5
         var clients: [RawClient] = []
-        let partial = "POST /hold HTTP/1.1\r\nHost: x\r\nContent-Length: \(declared)\r\n\r\n" + String(repeating: "p", count: 1000)
-        for _ in 0..<count {
+        // Bodies are charged as their bytes arrive (16 KiB ahead, never past the declared
+        // length), so each client sends all of its body but one byte: that charges the
+        // whole 200,000 and the request stays incomplete.
+        let partial =
+            "POST /hold HTTP/1.1\r\nHost: x\r\nContent-Length: \(declared)\r\n\r\n" + String(repeating: "p", count: declared - 1)
+        for index in 0..<count {
             let client = try RawClient(port: server.port)
             client.send(partial)
             clients.append(client)
+            // One at a time, so which clients fit is known: charges grow as bytes arrive.
+            let fitted = min(index + 1, admitted)
+            #expect(
+                Self.waitUntil {
+                    server.statistics.bufferedRequestBytes == fitted * declared
+                        && server.statistics.memoryBudgetRejections == index + 1 - fitted
+                })
         }
         #expect(Self.waitUntil { server.statistics.closedConnections == count - admitted })
         #expect(server.statistics.memoryBudgetRejections == count - admitted)
@@ -172,6 +183,29 @@ struct HTTPServerAttackTests {
         let poster = try RawClient(port: server.port)
         poster.send("POST /after HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
         #expect(poster.readResponse()?.body == #"{"path":"/after","bytes":3}"#)
+    }
+
+    /// Found by an outside attack: 32 heads each promising 8 MiB and sending nothing
+    /// held the whole budget, and every body, the login included, got 503 for 15 s.
+    @Test func aHeadThatPromisesALargeBodyHoldsNoBudget() throws {
+        var limits = HTTPServerLimits()
+        limits.requestMemoryBudget = 1024 * 1024
+        limits.maximumBodyBytes = 512 * 1024
+        let server = try Self.makeServer(limits: limits)
+        defer { server.stop() }
+        var promisers: [RawClient] = []
+        for _ in 0..<30 {
+            let client = try RawClient(port: server.port)
+            client.send("POST /hold HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\nabcdefghij")
+            promisers.append(client)
+        }
+        #expect(Self.waitUntil { server.statistics.bufferedRequestBytes == 30 * (10 + 16 * 1024) })
+        let poster = try RawClient(port: server.port)
+        let body = String(repeating: "b", count: 300_000)
+        poster.send("POST /after HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+        #expect(poster.readResponse()?.body == #"{"path":"/after","bytes":300000}"#)
+        #expect(server.statistics.memoryBudgetRejections == 0)
+        promisers.removeAll()
     }
 
     @Test func theAcceptLoopSurvivesEveryTransientError() throws {
