@@ -107,7 +107,7 @@ enum DemoCommand {
     /// The body as text with every JSON string longer than 44 characters cut short.
     private static func shortened(_ body: Data) -> String {
         let text = NSMutableString(string: String(decoding: body, as: UTF8.self))
-        guard let pattern = try? NSRegularExpression(pattern: #""([^"\\]{45,})""#) else { return text as String }
+        guard let pattern = try? NSRegularExpression(pattern: #""((?:[^"\\]|\\.){45,})""#) else { return text as String }
         for match in pattern.matches(in: text as String, range: NSRange(location: 0, length: text.length)).reversed() {
             let field = text.substring(with: match.range(at: 1))
             text.replaceCharacters(in: match.range(at: 1), with: "\(field.prefix(40))… (\(field.count) chars)")

@@ -240,7 +240,9 @@ final class TokenizationService: Sendable {
         }
         let wire = WireBodies.CleverTapEnvelopeResponse(
             itp: ciphertext.base64EncodedString(), itv: Data(nonce).base64EncodedString())
-        var response = ServerResponse.json(status: 200, (try? JSONEncoder().encode(wire)) ?? Data())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        var response = ServerResponse.json(status: 200, (try? encoder.encode(wire)) ?? Data())
         response.valueCount = valueCount
         return response
     }

@@ -27,6 +27,14 @@ struct CleverTapProfile: WireProfile {
     static let ivByteCount = 12
     static let tagByteCount = 16
 
+    /// Writes `/` as itself, not `\/`: the Base64 fields then read the same in the body
+    /// as java.util.Base64 writes them.
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return encoder
+    }
+
     /// Whether a 419 is answered by sending that one request again in plaintext.
     let allowsPlaintextFallback: Bool
 
@@ -43,7 +51,7 @@ struct CleverTapProfile: WireProfile {
             itv: nonce.withUnsafeBytes { Data($0) }.base64EncodedString()
         )
         return SealedWireRequest(
-            body: try JSONEncoder().encode(wire), headers: [Self.headerName: Self.headerValue],
+            body: try Self.encoder.encode(wire), headers: [Self.headerName: Self.headerValue],
             openResponse: { response in Self.open(response, with: key) }
         )
     }
