@@ -119,6 +119,8 @@ final class TokenizationService: Sendable {
         case .plaintext:
             sealing = .none
             plaintext = request.body
+        @unknown default:
+            return .respond(Self.refusal(of: profile))
         }
 
         let values: [String]
@@ -207,6 +209,8 @@ final class TokenizationService: Sendable {
             return HTTPServer.errorResponse(400, "encryption_required", "this server accepts encrypted requests only")
         case .protocolV1, .cleverTapCompatible:
             return HTTPServer.errorResponse(419, "decryption_failed", "this server does not accept that envelope")
+        @unknown default:
+            return HTTPServer.errorResponse(400, "unsupported_encryption", "this server does not know that encryption")
         }
     }
 

@@ -10,6 +10,9 @@ extension ZeroPiiWireProfile {
         case .protocolV1: return ProtocolV1Profile()
         case .cleverTapCompatible: return CleverTapProfile(allowsPlaintextFallback: allowsPlaintextFallback)
         case .plaintext: return PlaintextProfile()
+        // The models and the SDK ship together, so a case this file does not know cannot
+        // reach it; a build with library evolution still needs the clause.
+        @unknown default: return ProtocolV1Profile()
         }
     }
 }
