@@ -14,7 +14,7 @@ import ZeroPiiTestSupport
 struct CleverTapEnvelopeJavaTests {
     @Test func javaTalksToZeropiiServeAndGetsTheSDKsTokens() async throws {
         let java = try await JavaEnvelopeProgram.shared.value
-        let server = try ServeProcess(["--allow-any-token", "--wire", "clevertap"])
+        let server = try await OffPool.serve(["--allow-any-token", "--wire", "clevertap"])
         defer { _ = server.stop() }
         let batchValues = ["bob@example.com", "+1 (555) 010-2345", "42", "bob@example.com"]
         let lines = try await java.run(["client", server.address, "any-token", "alice@example.com"] + batchValues)
@@ -29,7 +29,7 @@ struct CleverTapEnvelopeJavaTests {
         #expect(batch.summary == .init(processedCount: 4, existingCount: 1, newlyCreatedCount: 3))
 
         // The Swift side, in the same profile against the same server, gets the same tokens.
-        let swift = try CommandLineTool.run(
+        let swift = try await OffPool.tool(
             ["tokenize", "--wire", "clevertap", "--api-url", server.address, "alice@example.com"] + batchValues,
             environment: ["ZEROPII_ACCESS_TOKEN": "any-token"])
         #expect(swift.status == 0, "\(swift.errorOutput)")
