@@ -13,6 +13,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     }
     _ = try? decoder.decode(WireBodies.TokenizeResponse.self, from: data)
     _ = try? decoder.decode(WireBodies.EnvelopeResponse.self, from: data)
+    _ = try? decoder.decode(WireBodies.CleverTapEnvelopeResponse.self, from: data)
     _ = try? decoder.decode(WireBodies.ErrorResponse.self, from: data)
     return 0
 }

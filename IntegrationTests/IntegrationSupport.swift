@@ -25,16 +25,22 @@ func startStack(
     dataFile: String? = nil,
     retryClock: ImmediateRetryClock = ImmediateRetryClock(),
     requestTimeout: TimeInterval = 10,
-    callTimeout: TimeInterval = 120
+    callTimeout: TimeInterval = 120,
+    wireProfile: ZeroPiiWireProfile = .protocolV1,
+    allowsPlaintextFallback: Bool = false,
+    serverAccepts acceptedWireProfiles: Set<ZeroPiiWireProfile> = Set(ZeroPiiWireProfile.allCases)
 ) throws -> (server: MockTokenizationServer, provider: ServerTokenProvider, sdk: ZeroPiiSDK) {
     var configuration = MockServerConfiguration()
     configuration.dataFile = dataFile
+    configuration.acceptedWireProfiles = acceptedWireProfiles
     let server = try MockTokenizationServer(configuration: configuration)
     let provider = ServerTokenProvider(server: server)
     var sdkConfiguration = ZeroPiiConfiguration()
     sdkConfiguration.retryClock = retryClock
     sdkConfiguration.requestTimeout = requestTimeout
     sdkConfiguration.callTimeout = callTimeout
+    sdkConfiguration.wireProfile = wireProfile
+    sdkConfiguration.allowsPlaintextFallback = allowsPlaintextFallback
     sdkConfiguration.callbackQueue = DispatchQueue(label: "integration.callbacks")
     let sdk = ZeroPiiSDK.initialize(
         tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off,

@@ -52,7 +52,7 @@ struct ServeCommandTests {
     @Test(arguments: [
         ["serve", "--port"], ["serve", "--port", "70000"], ["serve", "--bogus"], ["serve", "--client", "nocolon"],
         ["serve", "--client-file", "/nonexistent/clients"],
-        ["serve", "--token-ttl", "-1"], ["frobnicate"],
+        ["serve", "--token-ttl", "-1"], ["frobnicate"], ["serve", "--wire", "v1,android"], ["serve", "--wire"], ["serve", "--wire", ","],
     ])
     func usageErrorsExitWithStatus2AndAHint(arguments: [String]) throws {
         let finished = try CommandLineTool.run(arguments)
@@ -142,9 +142,20 @@ struct TokenizeAgainstAnotherProcessTests {
     }
 }
 
-/// `zeropii demo` end to end: both passes, and the wire section shows the envelope only.
+/// `zeropii demo` end to end: both passes, and the wire section shows each profile's bytes.
 struct DemoCommandTests {
-    @Test func theTourShowsNewThenExistingTokensAndOnlyTheEnvelope() throws {
+    /// The wire section's part for each profile, keyed by the profile's `--wire` name.
+    private static func wireSections(_ output: String) throws -> [String: String] {
+        let wire = try #require(output.components(separatedBy: "On the wire:").last)
+        var sections: [String: String] = [:]
+        for part in wire.components(separatedBy: "\n\n  ").dropFirst() {
+            let name = String(part.prefix { $0 != ":" })
+            sections[name] = part
+        }
+        return sections
+    }
+
+    @Test func theTourShowsNewThenExistingTokensAndEachProfileOnTheWire() throws {
         let directory = NSTemporaryDirectory() + "zeropii-demo-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let finished = try CommandLineTool.run(["demo", "--data-dir", directory])
@@ -152,11 +163,35 @@ struct DemoCommandTests {
         let passes = finished.output.components(separatedBy: "Second pass")
         try #require(passes.count == 2, "output: \(finished.output.prefix(300)) errors: \(finished.errorOutput.prefix(300))")
         #expect(passes[0].contains("newlyCreated") && !passes[0].contains("(exists"))
-        #expect(passes[1].contains("(exists") && !passes[1].contains("newlyCreated"))
-        let wire = try #require(finished.output.components(separatedBy: "The last request on the wire").last)
-        #expect(wire.contains("X-ZeroPii-Encryption: v1"))
-        for field in ["salt", "iv", "ct", "rid"] { #expect(wire.contains(field)) }
-        #expect(!wire.contains("@example.com"))
+        let secondPass = passes[1].components(separatedBy: "On the wire:")[0]
+        #expect(secondPass.contains("(exists") && !secondPass.contains("newlyCreated"))
+        let sections = try Self.wireSections(passes[1])
+        #expect(Set(sections.keys) == ["v1", "clevertap", "plaintext"])
+        let v1 = sections["v1"] ?? ""
+        #expect(v1.contains("X-ZeroPii-Encryption: v1") && !v1.contains("Encrypted: true"))
+        for field in ["\"salt\"", "\"iv\"", "\"ct\"", "\"rid\""] { #expect(v1.contains(field)) }
+        #expect(!v1.contains("@example.com"))
+        let cleverTap = sections["clevertap"] ?? ""
+        #expect(cleverTap.contains("Encrypted: true") && !cleverTap.contains("X-ZeroPii-Encryption"))
+        for field in ["\"itp\"", "\"itk\"", "\"itv\""] { #expect(cleverTap.contains(field)) }
+        #expect(!cleverTap.contains("@example.com"))
+        let plaintext = sections["plaintext"] ?? ""
+        #expect(plaintext.contains("{\"value\":\"alice@example.com\"}") && plaintext.contains("\"token\""))
         #expect(finished.errorOutput.contains("embedded mock server"))
+    }
+
+    @Test func withWireTheWholeTourUsesThatProfileAndShowsOnlyIt() throws {
+        let directory = NSTemporaryDirectory() + "zeropii-demo-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let finished = try CommandLineTool.run(["demo", "--data-dir", directory, "--wire", "clevertap"])
+        #expect(finished.status == 0)
+        #expect(!finished.output.contains("failed"))
+        let sections = try Self.wireSections(finished.output)
+        #expect(Array(sections.keys) == ["clevertap"])
+        #expect(sections["clevertap"]?.contains("Encrypted: true") == true)
+
+        let wrong = try CommandLineTool.run(["demo", "--wire", "v2"])
+        #expect(wrong.status == 2)
+        #expect(wrong.errorOutput.contains("--wire takes v1, clevertap, plaintext"))
     }
 }

@@ -6,7 +6,9 @@ import FoundationNetworking
 #endif
 
 /// A `zeropii serve` process whose standard error goes to a file, read once it has stopped.
-final class ServeProcess {
+final class ServeProcess: @unchecked Sendable {
+    // Sendable: every stored property is a constant; `Process` may be waited on and
+    // signalled from any thread.
     let process = Process()
     let base: URL
     private let errorFile: String

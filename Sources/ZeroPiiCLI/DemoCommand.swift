@@ -8,6 +8,7 @@ import ZeroPiiTransport
 enum DemoCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         var options = ServerConnection.Options()
+        var onlyProfile: ZeroPiiWireProfile?
         var scanner = ArgumentScanner(arguments)
         while let argument = scanner.next() {
             switch argument {
@@ -20,6 +21,13 @@ enum DemoCommand {
                     return 2
                 }
                 options.dataDirectory = directory
+            case .option("--wire"):
+                guard let name = scanner.value(), let profile = ZeroPiiWireProfile(rawValue: name) else {
+                    Usage.fail(WireOption.usageError, hint: "run 'zeropii help demo'")
+                    return 2
+                }
+                options.wireProfile = profile
+                onlyProfile = profile
             case .option(let name), .plain(let name):
                 Usage.fail("unknown option '\(name)'", hint: "run 'zeropii help demo'")
                 return 2
@@ -67,24 +75,44 @@ enum DemoCommand {
             }
         }
 
-        if let exchange = wire.last {
-            print("\nThe last request on the wire (the body is the v1 envelope; no value travels in clear):")
+        let shown = onlyProfile.map { [$0] } ?? ZeroPiiWireProfile.allCases
+        print("\nOn the wire: one tokenize request and its answer\(shown.count > 1 ? " in each profile" : "") (long fields shortened)")
+        for profile in shown {
+            let profileSDK = profile == options.wireProfile ? sdk : connection.reinitialized(wireProfile: profile)
+            _ = await profileSDK.tokenize("alice@example.com")
+            guard let exchange = wire.last else { continue }
+            print("\n  \(profile.rawValue): \(summary(of: profile))")
             print("  POST \(exchange.request.url.path)")
-            print("  X-ZeroPii-Encryption: \(exchange.request.header("X-ZeroPii-Encryption") ?? "-")")
-            print("  X-Request-ID: \(exchange.request.header("X-Request-ID") ?? "-")")
-            if let json = try? JSONSerialization.jsonObject(with: exchange.request.body) as? [String: Any] {
-                for key in ["v", "rid", "ts", "salt", "iv", "ct"] {
-                    let value = "\(json[key] ?? "-")"
-                    print(
-                        "  \(key.padding(toLength: 5, withPad: " ", startingAt: 0)) \(value.count > 60 ? String(value.prefix(60)) + "… (\(value.count) chars)" : value)"
-                    )
-                }
+            for header in ["X-ZeroPii-Encryption", "Encrypted", "X-Request-ID"] {
+                if let value = exchange.request.header(header) { print("  \(header): \(value)") }
             }
+            print("  \(shortened(exchange.request.body))")
             print(
-                "  response: HTTP \(exchange.response.statusCode), X-ZeroPii-Encryption: \(exchange.response.header("X-ZeroPii-Encryption") ?? "-"), \(exchange.response.body.count) bytes of envelope"
+                "  → HTTP \(exchange.response.statusCode)\(exchange.response.header("X-ZeroPii-Encryption").map { ", X-ZeroPii-Encryption: \($0)" } ?? "")"
             )
+            print("  \(shortened(exchange.response.body))")
         }
         return 0
+    }
+
+    private static func summary(of profile: ZeroPiiWireProfile) -> String {
+        switch profile {
+        case .protocolV1: return "the ZeroPii v1 envelope, keys derived from the access token; no value travels in clear"
+        case .cleverTapCompatible:
+            return "the envelope of CleverTap's Android SDK; the key (itk) travels next to the ciphertext, so only TLS protects it"
+        case .plaintext: return "plain JSON; only TLS protects it"
+        }
+    }
+
+    /// The body as text with every JSON string longer than 44 characters cut short.
+    private static func shortened(_ body: Data) -> String {
+        let text = NSMutableString(string: String(decoding: body, as: UTF8.self))
+        guard let pattern = try? NSRegularExpression(pattern: #""((?:[^"\\]|\\.){45,})""#) else { return text as String }
+        for match in pattern.matches(in: text as String, range: NSRange(location: 0, length: text.length)).reversed() {
+            let field = text.substring(with: match.range(at: 1))
+            text.replaceCharacters(in: match.range(at: 1), with: "\(field.prefix(40))… (\(field.count) chars)")
+        }
+        return text as String
     }
 
     private static func describe(_ result: TokenizeResult) -> String {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ZeroPiiMockServer
+import ZeroPiiSDK
 
 /// `zeropii serve`: runs the mock tokenization server until SIGINT or SIGTERM.
 enum ServeCommand {
@@ -74,6 +75,15 @@ enum ServeCommand {
                 configuration.allowAnyToken = true
             case "--admin":
                 configuration.adminEnabled = true
+            case "--wire":
+                guard let list = value(for: option) else { return 2 }
+                guard let profiles = WireOption.profiles(in: list) else {
+                    Usage.fail(
+                        "--wire takes a comma-separated list of \(WireOption.names.joined(separator: ", ")), not '\(list)'",
+                        hint: "run 'zeropii serve --help'")
+                    return 2
+                }
+                configuration.acceptedWireProfiles = profiles
             default:
                 Usage.fail("unknown option '\(option)'", hint: "run 'zeropii serve --help' for the options")
                 return 2
@@ -104,6 +114,11 @@ enum ServeCommand {
         }
         if server.vault.droppedBytes > 0 {
             Console.error("zeropii: dropped a torn last record (\(server.vault.droppedBytes) bytes) from the data file")
+        }
+        if configuration.acceptedWireProfiles.count < ZeroPiiWireProfile.allCases.count {
+            let accepted = ZeroPiiWireProfile.allCases.filter(configuration.acceptedWireProfiles.contains).map(\.rawValue)
+            FileHandle.standardError.write(
+                Data("zeropii: accepting only these wire profiles: \(accepted.joined(separator: ", "))\n".utf8))
         }
         // Written unbuffered, so a script reading the port sees it at once.
         Console.output("zeropii mock server listening on \(server.baseURL.absoluteString) (\(server.vault.count) values in the vault)")

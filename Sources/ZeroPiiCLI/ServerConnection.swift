@@ -14,6 +14,10 @@ struct ServerConnection {
     let retries: CountingRetryPolicy
     /// The API's URL for messages, without user, password or query.
     let displayURL: String
+    /// What `sdk` was initialised with, so that it can be initialised again with other settings.
+    private let provider: AccessTokenProvider
+    private let apiURL: String
+    private let configuration: ZeroPiiConfiguration
 
     struct Options {
         var apiURL: String?
@@ -21,6 +25,8 @@ struct ServerConnection {
         var tokenURL: String?
         var clientID: String?
         var dataDirectory: String?
+        /// How bodies travel (`--wire`); the embedded server accepts every profile.
+        var wireProfile = ZeroPiiWireProfile.protocolV1
 
         /// The usage error in this combination of options, if there is one.
         func problem(environment: [String: String]) -> String? {
@@ -80,6 +86,7 @@ struct ServerConnection {
         let retries = CountingRetryPolicy()
         var configuration = configuration
         configuration.callbackQueue = DispatchQueue(label: "zeropii.cli.callbacks")
+        configuration.wireProfile = options.wireProfile
         if let apiURL = options.apiURL {
             let provider: AccessTokenProvider
             if let token = options.accessToken {
@@ -99,7 +106,9 @@ struct ServerConnection {
             }
             let sdk = ZeroPiiSDK.initialize(
                 tokenProvider: provider, apiUrl: apiURL, logLevel: .off, retryPolicy: retries, configuration: configuration)
-            return ServerConnection(sdk: sdk, embeddedServer: nil, retries: retries, displayURL: NetworkFailureText.redacted(apiURL))
+            return ServerConnection(
+                sdk: sdk, embeddedServer: nil, retries: retries, displayURL: NetworkFailureText.redacted(apiURL), provider: provider,
+                apiURL: apiURL, configuration: configuration)
         }
 
         // $HOME first: it is what users and CI set; Foundation's home lookup on Linux
@@ -138,7 +147,17 @@ struct ServerConnection {
             tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off, retryPolicy: retries,
             configuration: configuration
         )
-        return ServerConnection(sdk: sdk, embeddedServer: server, retries: retries, displayURL: server.baseURL.absoluteString)
+        return ServerConnection(
+            sdk: sdk, embeddedServer: server, retries: retries, displayURL: server.baseURL.absoluteString, provider: provider,
+            apiURL: server.baseURL.absoluteString, configuration: configuration)
+    }
+
+    /// The shared SDK initialised again for the same API, token provider and settings
+    /// but `wireProfile` (the demo shows each profile this way).
+    func reinitialized(wireProfile: ZeroPiiWireProfile) -> ZeroPiiSDK {
+        var configuration = configuration
+        configuration.wireProfile = wireProfile
+        return ZeroPiiSDK.initialize(tokenProvider: provider, apiUrl: apiURL, logLevel: .off, retryPolicy: retries, configuration: configuration)
     }
 
     func close() {

@@ -159,6 +159,11 @@ enum TokenizeCommand {
             case "--data-dir":
                 guard let path = scanner.value() else { return .failure("--data-dir needs a directory") }
                 options.connection.dataDirectory = path
+            case "--wire":
+                guard let name = scanner.value(), let profile = ZeroPiiWireProfile(rawValue: name) else {
+                    return .failure(WireOption.usageError)
+                }
+                options.connection.wireProfile = profile
             default:
                 return .failure("unknown option '\(option)'")
             }

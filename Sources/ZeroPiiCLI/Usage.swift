@@ -25,11 +25,12 @@ enum Usage {
         """
 
     static let serve = """
-        zeropii serve: run the mock tokenization server (PROTOCOL.md v1)
+        zeropii serve: run the mock tokenization server (PROTOCOL.md: the v1 envelope, the
+        CleverTap-compatible envelope and plaintext, on the same endpoints)
 
         Usage: zeropii serve [--host H] [--port N] [--data-file F] [--token-ttl S]
                              [--client-file F] [--demo-client] [--allow-any-token]
-                             [--admin] [--log-requests]
+                             [--admin] [--log-requests] [--wire LIST]
 
         Options:
           --host H             IPv4 address to bind (default 127.0.0.1)
@@ -42,6 +43,11 @@ enum Usage {
           --client ID:SECRET   for tests only: the secret shows in the process list (warns)
           --allow-any-token    development mode: accept any non-empty bearer token
           --admin              enable the /__admin/ endpoints (faults, stats, reset)
+          --wire LIST          accept only these wire profiles, comma separated, of
+                               v1 (X-ZeroPii-Encryption: v1), clevertap (Encrypted: true)
+                               and plaintext; default all three. A request in another
+                               is refused: 419 if encrypted, 400 if plaintext (so
+                               --wire clevertap shows that an app never falls back)
           --log-requests       one line per request on standard error: time, method,
                                path, status, milliseconds, number of values (never a
                                value, token or access token)
@@ -96,6 +102,9 @@ enum Usage {
           --token-url URL          or a client-credentials token endpoint, with
           --client-id ID           the client id; the secret is read from ZEROPII_CLIENT_SECRET
           --data-dir DIR           the embedded server's vault directory (default ~/.zeropii)
+          --wire PROFILE           how bodies travel: v1 (the ZeroPii envelope, default),
+                                   clevertap (the envelope of CleverTap's Android SDK, for
+                                   CleverTap's service) or plaintext (TLS only)
 
         Tuning and output:
           --concurrency N          batches in flight at once (default 4)
@@ -114,11 +123,12 @@ enum Usage {
     static let demo = """
         zeropii demo: a one-minute tour against the embedded mock server
 
-        Usage: zeropii demo [--data-dir DIR]
+        Usage: zeropii demo [--data-dir DIR] [--wire v1|clevertap|plaintext]
 
         Tokenizes one value of each type and a batch, twice, to show newlyCreated on the
-        first run and exists on the second, and shows what travelled on the wire (the
-        envelope's fields, never the plaintext).
+        first run and exists on the second, and then shows the bytes of one request and
+        its answer on the wire in each wire profile (long fields shortened); with --wire,
+        everything goes in that profile and only its bytes are shown.
         """
 
     /// What `zeropii version` and `zeropii --version` print: the SDK's version.

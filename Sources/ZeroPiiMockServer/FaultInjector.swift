@@ -12,9 +12,10 @@ public final class FaultInjector: @unchecked Sendable {
         case status(Int, retryAfter: String?)
         /// Close the connection without answering.
         case dropConnection
-        /// Answer 200 with a corrupted response ciphertext.
+        /// Answer 200 with a corrupted response ciphertext (either envelope).
         case corruptCiphertext
-        /// Answer an encrypted request with a plaintext 200 and no encryption header.
+        /// Answer an encrypted request (either envelope) with a plaintext 200 and no
+        /// encryption header.
         case downgrade
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiModels
 
 /// How a ``MockTokenizationServer`` is set up.
 public struct MockServerConfiguration: Sendable {
@@ -30,6 +31,12 @@ public struct MockServerConfiguration: Sendable {
     public var allowAnyToken = false
     /// Whether the `__admin/` endpoints (faults, stats, reset) answer.
     public var adminEnabled = false
+    /// The wire profiles the tokenize endpoints accept; all three by default. A request
+    /// in another is refused: an encrypted one with 419 `decryption_failed`, as a service
+    /// that does not know its envelope answers, a plaintext one with 400
+    /// `encryption_required`. Limiting it shows that a client never falls back to
+    /// plaintext, or never sends the envelope the real service would not read.
+    public var acceptedWireProfiles = Set(ZeroPiiWireProfile.allCases)
     /// Connection and size limits.
     public var limits = HTTPServerLimits()
     /// The server's clock; tests skew it to provoke `stale_request`.

@@ -1,11 +1,14 @@
 import Foundation
+import ZeroPiiModels
 
-/// Counters the mock server keeps: requests by endpoint and status, tokens issued.
+/// Counters the mock server keeps: requests by endpoint and status, tokenize requests by
+/// wire profile, tokens issued.
 public final class ServerStatistics: @unchecked Sendable {
     // Sendable: all state is guarded by `lock`.
     private let lock = NSLock()
     private var requests: [String: Int] = [:]
     private var accessTokens = 0
+    private var profiles: [ZeroPiiWireProfile: Int] = [:]
 
     /// What the HTTP layer defended against: timeouts, `accept` errors, the memory budget.
     public let connections = HTTPServerStatistics()
@@ -17,6 +20,14 @@ public final class ServerStatistics: @unchecked Sendable {
 
     func record(endpoint: String, status: Int) {
         lock.withLock { requests["\(endpoint) \(status)", default: 0] += 1 }
+    }
+
+    /// Tokenize requests received, by the wire profile their headers name, whatever
+    /// the answer.
+    public var wireProfileCounts: [ZeroPiiWireProfile: Int] { lock.withLock { profiles } }
+
+    func record(wireProfile: ZeroPiiWireProfile) {
+        lock.withLock { profiles[wireProfile, default: 0] += 1 }
     }
 
     func recordAccessTokenIssued() {

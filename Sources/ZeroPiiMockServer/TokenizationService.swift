@@ -2,7 +2,8 @@ import Foundation
 import ZeroPiiCrypto
 import ZeroPiiModels
 
-/// The server side of PROTOCOL.md: routing, bearer checks, the v1 envelope, limits,
+/// The server side of PROTOCOL.md: routing, bearer checks, the v1 envelope, the
+/// CleverTap-compatible envelope and plaintext (told apart by headers), limits,
 /// the vault, the token endpoint, faults and the admin endpoints. Error bodies never
 /// echo a submitted value.
 final class TokenizationService: Sendable {
@@ -66,6 +67,12 @@ final class TokenizationService: Sendable {
     // MARK: Tokenize
 
     private func tokenize(_ request: ServerRequest, operation: String, batch: Bool) -> ServerAction {
+        let profile: ZeroPiiWireProfile
+        switch Self.wireProfile(of: request) {
+        case .success(let named): profile = named
+        case .failure(let rejection): return .respond(rejection.response)
+        }
+        statistics.record(wireProfile: profile)
         let (fault, latency) = faults.next()
         if latency > 0 { Thread.sleep(forTimeInterval: latency) }
         switch fault {
@@ -87,19 +94,33 @@ final class TokenizationService: Sendable {
             return .respond(HTTPServer.errorResponse(401, "invalid_token", "the access token is invalid or expired"))
         }
 
-        var plaintext = request.body
-        var envelope: PayloadEnvelope?
-        if let encryption = request.header("X-ZeroPii-Encryption") {
-            guard encryption == PayloadEnvelope.headerValue else {
-                return .respond(HTTPServer.errorResponse(400, "unsupported_encryption", "only envelope version v1 is supported"))
-            }
+        guard configuration.acceptedWireProfiles.contains(profile) else {
+            return .respond(Self.refusal(of: profile))
+        }
+        let plaintext: Data
+        let sealing: ResponseSealing
+        switch profile {
+        case .protocolV1:
             switch openEnvelope(request.body, accessToken: accessToken, operation: operation) {
             case .success(let (opened, body)):
-                envelope = opened
+                sealing = .protocolV1(opened)
                 plaintext = body
             case .failure(let rejection):
                 return .respond(rejection.response)
             }
+        case .cleverTapCompatible:
+            switch Self.openCleverTapEnvelope(request.body) {
+            case .success(let (key, body)):
+                sealing = .cleverTap(key)
+                plaintext = body
+            case .failure(let rejection):
+                return .respond(rejection.response)
+            }
+        case .plaintext:
+            sealing = .none
+            plaintext = request.body
+        @unknown default:
+            return .respond(Self.refusal(of: profile))
         }
 
         let values: [String]
@@ -140,13 +161,65 @@ final class TokenizationService: Sendable {
         var plain = ServerResponse.json(status: 200, body)
         plain.valueCount = values.count
 
-        guard let envelope else { return .respond(plain) }
         if fault == .downgrade { return .respond(plain) }
+        switch sealing {
+        case .none:
+            return .respond(plain)
+        case .protocolV1(let envelope):
+            return .respond(Self.sealV1(body, envelope: envelope, corrupt: fault == .corruptCiphertext, valueCount: values.count))
+        case .cleverTap(let key):
+            return .respond(Self.sealCleverTap(body, key: key, corrupt: fault == .corruptCiphertext, valueCount: values.count))
+        }
+    }
+
+    /// How the answer to a request is sealed: as the request was.
+    private enum ResponseSealing {
+        case none
+        case protocolV1(PayloadEnvelope)
+        case cleverTap(SymmetricKey)
+    }
+
+    /// The profile a request's headers name: `X-ZeroPii-Encryption: v1`, `Encrypted:
+    /// true`, or neither for plaintext. An unknown value, or both headers, is a 400.
+    static func wireProfile(of request: ServerRequest) -> Result<ZeroPiiWireProfile, EnvelopeRejection> {
+        let v1 = request.header("X-ZeroPii-Encryption")
+        let cleverTap = request.header("Encrypted")
+        switch (v1, cleverTap) {
+        case (nil, nil):
+            return .success(.plaintext)
+        case (PayloadEnvelope.headerValue?, nil):
+            return .success(.protocolV1)
+        case (nil, let value?) where value.lowercased() == "true":
+            return .success(.cleverTapCompatible)
+        case (_?, _?):
+            return .failure(
+                EnvelopeRejection(
+                    HTTPServer.errorResponse(400, "unsupported_encryption", "a request names one encryption, not both")))
+        default:
+            return .failure(
+                EnvelopeRejection(
+                    HTTPServer.errorResponse(400, "unsupported_encryption", "only X-ZeroPii-Encryption: v1 and Encrypted: true are supported")))
+        }
+    }
+
+    /// The answer to a request in a profile this server was told not to accept.
+    private static func refusal(of profile: ZeroPiiWireProfile) -> ServerResponse {
+        switch profile {
+        case .plaintext:
+            return HTTPServer.errorResponse(400, "encryption_required", "this server accepts encrypted requests only")
+        case .protocolV1, .cleverTapCompatible:
+            return HTTPServer.errorResponse(419, "decryption_failed", "this server does not accept that envelope")
+        @unknown default:
+            return HTTPServer.errorResponse(400, "unsupported_encryption", "this server does not know that encryption")
+        }
+    }
+
+    private static func sealV1(_ body: Data, envelope: PayloadEnvelope, corrupt: Bool, valueCount: Int) -> ServerResponse {
         guard let sealed = try? envelope.sealResponse(body) else {
-            return .respond(HTTPServer.errorResponse(500, "seal_failed", "the response could not be encrypted"))
+            return HTTPServer.errorResponse(500, "seal_failed", "the response could not be encrypted")
         }
         var ciphertext = sealed.ciphertext
-        if fault == .corruptCiphertext, !ciphertext.isEmpty {
+        if corrupt, !ciphertext.isEmpty {
             ciphertext[ciphertext.startIndex] ^= 0x01
         }
         let wire = WireBodies.EnvelopeResponse(
@@ -154,9 +227,47 @@ final class TokenizationService: Sendable {
             ct: ciphertext.base64EncodedString()
         )
         let encoded = (try? JSONEncoder().encode(wire)) ?? Data()
-        var sealedResponse = ServerResponse.json(status: 200, encoded, headers: [("X-ZeroPii-Encryption", PayloadEnvelope.headerValue)])
-        sealedResponse.valueCount = values.count
-        return .respond(sealedResponse)
+        var response = ServerResponse.json(status: 200, encoded, headers: [("X-ZeroPii-Encryption", PayloadEnvelope.headerValue)])
+        response.valueCount = valueCount
+        return response
+    }
+
+    /// Section 9: the answer under the request's key, with a fresh IV.
+    private static func sealCleverTap(_ body: Data, key: SymmetricKey, corrupt: Bool, valueCount: Int) -> ServerResponse {
+        let nonce = AES.GCM.Nonce()
+        guard let sealed = try? AES.GCM.seal(body, using: key, nonce: nonce) else {
+            return HTTPServer.errorResponse(500, "seal_failed", "the response could not be encrypted")
+        }
+        var ciphertext = sealed.ciphertext + sealed.tag
+        if corrupt {
+            ciphertext[ciphertext.startIndex] ^= 0x01
+        }
+        let wire = WireBodies.CleverTapEnvelopeResponse(
+            itp: ciphertext.base64EncodedString(), itv: Data(nonce).base64EncodedString())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        var response = ServerResponse.json(status: 200, (try? encoder.encode(wire)) ?? Data())
+        response.valueCount = valueCount
+        return response
+    }
+
+    /// Section 9, server side: strict Base64 of the right sizes or 400; a ciphertext that
+    /// does not open under the key it came with, 419.
+    static func openCleverTapEnvelope(_ body: Data) -> Result<(SymmetricKey, Data), EnvelopeRejection> {
+        guard let wire = try? JSONDecoder().decode(WireBodies.CleverTapEnvelopeRequest.self, from: body) else {
+            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "the envelope does not parse")))
+        }
+        guard let keyBytes = StrictBase64.decode(wire.itk), keyBytes.count == 32,
+            let iv = StrictBase64.decode(wire.itv), iv.count == PayloadEnvelope.ivByteCount,
+            let ciphertext = StrictBase64.decode(wire.itp), ciphertext.count >= PayloadEnvelope.tagByteCount
+        else {
+            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "an envelope field has the wrong size or encoding")))
+        }
+        let key = SymmetricKey(data: keyBytes)
+        guard let box = try? AES.GCM.SealedBox(combined: iv + ciphertext), let plaintext = try? AES.GCM.open(box, using: key) else {
+            return .failure(EnvelopeRejection(HTTPServer.errorResponse(419, "decryption_failed", "the request could not be decrypted")))
+        }
+        return .success((key, plaintext))
     }
 
     /// Steps 2 to 5 of the server side of section 5.
@@ -246,8 +357,10 @@ final class TokenizationService: Sendable {
             let connections =
                 "\"acceptErrors\":\(http.acceptErrors),\"requestTimeouts\":\(http.requestTimeouts),\"writeTimeouts\":\(http.writeTimeouts),"
                 + "\"memoryBudgetRejections\":\(http.memoryBudgetRejections),\"bufferedRequestBytes\":\(http.bufferedRequestBytes)"
+            let profiles = statistics.wireProfileCounts.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
+                .map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
             let body =
-                "{\"requests\":{\(counts)},\"accessTokensIssued\":\(statistics.accessTokensIssued),\"valuesStored\":\(vault.count),"
+                "{\"requests\":{\(counts)},\"wireProfiles\":{\(profiles)},\"accessTokensIssued\":\(statistics.accessTokensIssued),\"valuesStored\":\(vault.count),"
                 + "\"connections\":{\(connections)}}"
             return .json(status: 200, Data(body.utf8))
         case ("POST", "/__admin/faults"):

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The JSON bodies of the wire protocol (PROTOCOL.md, sections 3, 5 and 6).
+/// The JSON bodies of the wire protocol (PROTOCOL.md, sections 3, 5, 6 and 9).
 ///
 /// Every decoder ignores fields it does not know, so a server can add fields without
 /// breaking older clients. These types are plain data; they are never logged.
@@ -133,6 +133,37 @@ public enum WireBodies {
             self.rid = rid
             self.iv = iv
             self.ct = ct
+        }
+    }
+
+    /// The CleverTap-compatible request envelope (section 9), sent with `Encrypted: true`:
+    /// `{"itp":...,"itk":...,"itv":...}`, each standard Base64 with padding.
+    public struct CleverTapEnvelopeRequest: Codable, Sendable, Equatable {
+        /// The `itp` field: the AES-256-GCM ciphertext followed by its 16-byte tag.
+        public var itp: String
+        /// The `itk` field: the 32-byte AES key the request and its response are sealed with.
+        public var itk: String
+        /// The `itv` field: the request's 12-byte IV.
+        public var itv: String
+        /// A body with these fields.
+        public init(itp: String, itk: String, itv: String) {
+            self.itp = itp
+            self.itk = itk
+            self.itv = itv
+        }
+    }
+
+    /// The CleverTap-compatible response envelope (section 9): `{"itp":...,"itv":...}`,
+    /// sealed with the request's key.
+    public struct CleverTapEnvelopeResponse: Codable, Sendable, Equatable {
+        /// The `itp` field: the AES-256-GCM ciphertext followed by its 16-byte tag.
+        public var itp: String
+        /// The `itv` field: the response's 12-byte IV.
+        public var itv: String
+        /// A body with these fields.
+        public init(itp: String, itv: String) {
+            self.itp = itp
+            self.itv = itv
         }
     }
 

@@ -5,9 +5,6 @@ import Foundation
 #if canImport(ZeroPiiAuth)
 import ZeroPiiAuth
 #endif
-#if canImport(ZeroPiiCrypto)
-import ZeroPiiCrypto
-#endif
 #if canImport(ZeroPiiModels)
 import ZeroPiiModels
 #endif
@@ -18,11 +15,13 @@ import ZeroPiiRetry
 import ZeroPiiTransport
 #endif
 
-/// The request pipeline (PROTOCOL.md, sections 2 to 6): JSON body, envelope sealed
-/// with the access token of that attempt, transport, status handling, opening and
-/// checking the response.
+/// The request pipeline (PROTOCOL.md, sections 2 to 6 and 9): JSON body, sealed by the
+/// configured ``WireProfile`` for the access token of that attempt, transport, status
+/// handling, opening and checking the response.
 ///
-/// Every attempt is sealed afresh (new request id, salt and IV). A 401 drops that
+/// Every attempt is sealed afresh (new request id and key material). A profile may ask
+/// for one more send of the same attempt in another form (the CleverTap profile's opt-in
+/// plaintext after a 419); the pipeline does not know which profile it runs. A 401 drops that
 /// token and replays once with a fresh one, outside the retry policy. A
 /// `stale_request` 400 corrects the clock offset from the server's `Date` and replays
 /// once. 429, 500, 502, 503, 504 and network failures go to the
@@ -40,7 +39,7 @@ final class TokenizationClient: Sendable {
     private let serverClock: ServerCorrectedClock
     private let deadlineClock: any TokenClock
     private let callTimeLimit: TimeInterval?
-    private let encryptsPayloads: Bool
+    private let wireProfile: any WireProfile
     private let requestTimeout: TimeInterval
     private let logger: SDKLogger
     private let clockOffset = ClockOffset()
@@ -65,7 +64,7 @@ final class TokenizationClient: Sendable {
         retryLoop = RetryLoop(policy: retryPolicy, clock: serverClock)
         deadlineClock = configuration.tokenClock
         callTimeLimit = Self.timeLimit(configuration.callTimeout)
-        encryptsPayloads = configuration.payloadEncryption
+        wireProfile = configuration.wireProfile.makeImplementation(allowsPlaintextFallback: configuration.allowsPlaintextFallback)
         requestTimeout = configuration.requestTimeout
         self.logger = logger
         if baseURL == nil {
@@ -234,6 +233,12 @@ final class TokenizationClient: Sendable {
                 logger.info("\(operation.label): device clock is off; corrected from the server's Date and replaying once")
                 exchange = try await send(operation, url: url, body: body, token: token, number: number)
             }
+            if let fallback = wireProfile.fallback(afterStatus: exchange.response.statusCode) {
+                logger.info(
+                    "\(operation.label): the server could not read the \(wireProfile.logLabel) (HTTP \(exchange.response.statusCode)); "
+                        + "sending this request once more as \(fallback.logLabel), as the configuration allows")
+                exchange = try await send(operation, url: url, body: body, token: token, number: number, profile: fallback)
+            }
             return classify(exchange, operation: operation, expecting: Response.self)
         } catch let error as TransportError where error == .cancelled {
             // The transport gave up on the request itself: the call is over, not retried.
@@ -247,50 +252,37 @@ final class TokenizationClient: Sendable {
 
     private struct Exchange {
         let response: HTTPResponse
-        let envelope: PayloadEnvelope?
+        /// Reads a 2xx answer as the profile the request was sealed with.
+        let openResponse: @Sendable (HTTPResponse) -> Result<Data, RequestFailure>
         /// The `error.code` of an error answer's body, decoded once per response.
         let serverErrorCode: String?
     }
 
-    /// Seals (when encryption is on) and sends one request with `token`.
+    /// Seals (with `profile`, by default the configured one) and sends one request with `token`.
     private func send(
-        _ operation: TokenizationOperation, url: URL, body: Data, token: AccessToken, number: Int
+        _ operation: TokenizationOperation, url: URL, body: Data, token: AccessToken, number: Int, profile: (any WireProfile)? = nil
     ) async throws -> Exchange {
+        let profile = profile ?? wireProfile
         let requestID = UUID().uuidString.lowercased()
-        var headers = [
+        let sealed = try profile.seal(
+            body, for: WireAttempt(operation: operation.label, requestID: requestID, accessToken: token.value, now: serverClock.now())
+        )
+        let headers = sealed.headers.merging([
             "Authorization": "Bearer \(token.value)",
             "Content-Type": "application/json",
             "Accept": "application/json",
             "X-Request-ID": requestID,
             "User-Agent": "ZeroPiiSDK/\(Self.sdkVersion) (\(Self.operatingSystem))",
-        ]
-        var envelope: PayloadEnvelope?
-        var wireBody = body
-        if encryptsPayloads {
-            let timestamp = Int64(serverClock.now().timeIntervalSince1970.rounded(.down))
-            let sealer = PayloadEnvelope(
-                accessToken: token.value, operation: operation.label, requestID: requestID, timestamp: timestamp
-            )
-            let sealed = try sealer.sealRequest(body)
-            wireBody = try JSONEncoder().encode(
-                WireBodies.EnvelopeRequest(
-                    v: PayloadEnvelope.version, rid: requestID, ts: timestamp,
-                    salt: sealer.salt.base64EncodedString(), iv: sealed.iv.base64EncodedString(),
-                    ct: sealed.ciphertext.base64EncodedString()
-                )
-            )
-            headers["X-ZeroPii-Encryption"] = PayloadEnvelope.headerValue
-            envelope = sealer
-        }
-        logger.debug(
-            "\(operation.label): attempt \(number + 1), request \(requestID), \(wireBody.count) bytes\(encryptsPayloads ? " (encrypted)" : "")")
-        let request = HTTPRequest(method: "POST", url: url, headers: headers, body: wireBody, timeout: requestTimeout)
+        ]) { _, common in common }
+        logger.debug("\(operation.label): attempt \(number + 1), request \(requestID), \(sealed.body.count) bytes (\(profile.logLabel))")
+        let request = HTTPRequest(method: "POST", url: url, headers: headers, body: sealed.body, timeout: requestTimeout)
         // A call that ended (time limit, cancellation) sends nothing more.
         try Task.checkCancellation()
         let response = try await transport.send(request)
         logger.debug("\(operation.label): request \(requestID) answered HTTP \(response.statusCode), \(response.body.count) bytes")
         let isError = !(200..<300).contains(response.statusCode)
-        return Exchange(response: response, envelope: envelope, serverErrorCode: isError ? Self.serverErrorCode(response) : nil)
+        return Exchange(
+            response: response, openResponse: sealed.openResponse, serverErrorCode: isError ? Self.serverErrorCode(response) : nil)
     }
 
     private func classify<Response: Decodable & Sendable>(
@@ -315,24 +307,12 @@ final class TokenizationClient: Sendable {
     }
 
     private func decodeSuccess<Response: Decodable>(_ exchange: Exchange, as: Response.Type) -> Result<Response, RequestFailure> {
-        let response = exchange.response
-        let encryptedAnswer = response.header("X-ZeroPii-Encryption") == PayloadEnvelope.headerValue
-        var plaintext = response.body
-        if let envelope = exchange.envelope {
-            guard encryptedAnswer else { return .failure(.downgradedResponse) }
-            guard let wire = try? JSONDecoder().decode(WireBodies.EnvelopeResponse.self, from: response.body),
-                wire.v == PayloadEnvelope.version, wire.rid == envelope.requestID,
-                let iv = Data(base64Encoded: wire.iv), let ciphertext = Data(base64Encoded: wire.ct),
-                let opened = try? envelope.openResponse(SealedPayload(iv: iv, ciphertext: ciphertext))
-            else { return .failure(.undecryptableResponse) }
-            plaintext = opened
-        } else if encryptedAnswer {
-            return .failure(.invalidResponse)
+        exchange.openResponse(exchange.response).flatMap { plaintext in
+            guard let decoded = try? JSONDecoder().decode(Response.self, from: plaintext) else {
+                return .failure(.invalidResponse)
+            }
+            return .success(decoded)
         }
-        guard let decoded = try? JSONDecoder().decode(Response.self, from: plaintext) else {
-            return .failure(.invalidResponse)
-        }
-        return .success(decoded)
     }
 
     /// The `error.code` of an error body, if the body is one.

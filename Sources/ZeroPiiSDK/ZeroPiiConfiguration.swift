@@ -6,6 +6,9 @@ import Foundation
 #if canImport(ZeroPiiAuth)
 import ZeroPiiAuth
 #endif
+#if canImport(ZeroPiiModels)
+import ZeroPiiModels
+#endif
 #if canImport(ZeroPiiRetry)
 import ZeroPiiRetry
 #endif
@@ -42,9 +45,33 @@ public struct ZeroPiiConfiguration: Sendable {
     /// request fails, in seconds. Default: 30. `.infinity` waits as long as the provider
     /// needs (the call is still bounded by ``callTimeout``).
     public var tokenProviderTimeout: TimeInterval = 30
-    /// Whether payloads travel in the v1 encrypted envelope. Default: `true`. Turning it
-    /// off sends plain JSON (still over TLS); the SDK never falls back on its own.
-    public var payloadEncryption: Bool = true
+    /// How bodies travel: the v1 envelope (the default), the envelope of CleverTap's
+    /// Android SDK for CleverTap's tokenization service, or plain JSON (still over TLS).
+    /// See ``/ZeroPiiModels/ZeroPiiWireProfile`` for what each protects.
+    public var wireProfile: ZeroPiiWireProfile = .protocolV1
+    /// Whether a request that CleverTap's service could not decrypt (HTTP 419) is sent
+    /// once more in plaintext. Default: `false`, and then a 419 is an error result.
+    ///
+    /// Only the ``/ZeroPiiModels/ZeroPiiWireProfile/cleverTapCompatible`` profile reads it. When set,
+    /// just the request that got the 419 is re-sent, once, in plaintext (logged at info
+    /// level, without values); the next request is encrypted again. The Android SDK
+    /// instead switches to plaintext for the rest of the process, silently.
+    public var allowsPlaintextFallback: Bool = false
+    /// Whether payloads are encrypted: `true` unless ``wireProfile`` is
+    /// ``/ZeroPiiModels/ZeroPiiWireProfile/plaintext``. Setting `false` chooses plaintext; setting `true`
+    /// chooses the v1 envelope when the profile was plaintext and leaves an encrypted
+    /// profile as it is.
+    @available(*, deprecated, message: "set wireProfile to .protocolV1, .cleverTapCompatible or .plaintext")
+    public var payloadEncryption: Bool {
+        get { wireProfile != .plaintext }
+        set {
+            if !newValue {
+                wireProfile = .plaintext
+            } else if wireProfile == .plaintext {
+                wireProfile = .protocolV1
+            }
+        }
+    }
     /// Receives every log line at or below the log level instead of `os_log` or
     /// standard error. Lines never hold values, tokens or access tokens.
     public var logHandler: (@Sendable (ZeroPiiLogLevel, String) -> Void)?

@@ -228,7 +228,7 @@ struct CallLimitsTests {
     @Test func afterTheRefreshGuardTripsProviderCallsStayBounded() async throws {
         let server = InTestServer(acceptedTokens: ["never-issued"])
         let provider = CountingProvider()
-        let client = makeClient(server: server, provider: provider, encryption: false)
+        let client = makeClient(server: server, provider: provider, wireProfile: .plaintext)
         var kinds: Set<ZeroPiiErrorKind> = []
         for index in 0..<40 {
             kinds.insert(await client.tokenize("value-\(index)").errorKind)

@@ -8,31 +8,38 @@ import ZeroPiiTestSupport
 /// ``ZeroPiiErrorKind`` the "Retry and errors" article documents for it.
 struct ErrorKindTableTests {
     /// Status, the server's error code, the documented kind, and how many requests the
-    /// SDK makes (1 when final, 2 when retried once or replayed once).
-    @Test(arguments: [
-        (400, "bad_json", ZeroPiiErrorKind.invalidInput, 1),
-        (400, "stale_request", .invalidInput, 2),
-        (401, "unauthorized", .authentication, 2),
-        (403, "forbidden", .authentication, 1),
-        (409, "replayed_request", .server, 1),
-        (413, "payload_too_large", .invalidInput, 1),
-        (419, "decryption_failed", .configuration, 1),
-        (429, "rate_limited", .rateLimited, 2),
-        (500, "internal", .server, 2),
-        (502, "bad_gateway", .server, 2),
-        (503, "unavailable", .server, 2),
-        (504, "gateway_timeout", .server, 2),
-        (404, "not_found", .configuration, 1),
-        (418, "teapot", .configuration, 1),
-        (501, "not_implemented", .server, 1),
-        (302, "moved", .configuration, 1),
-    ])
-    func everyStatusOfProtocolSection6(status: Int, code: String, kind: ZeroPiiErrorKind, requests: Int) async throws {
+    /// SDK makes (1 when final, 2 when retried once or replayed once), in both encrypted
+    /// profiles (section 9 keeps section 6 as it is).
+    @Test(
+        arguments: [
+            (400, "bad_json", ZeroPiiErrorKind.invalidInput, 1),
+            (400, "stale_request", .invalidInput, 2),
+            (401, "unauthorized", .authentication, 2),
+            (403, "forbidden", .authentication, 1),
+            (409, "replayed_request", .server, 1),
+            (413, "payload_too_large", .invalidInput, 1),
+            (419, "decryption_failed", .configuration, 1),
+            (429, "rate_limited", .rateLimited, 2),
+            (500, "internal", .server, 2),
+            (502, "bad_gateway", .server, 2),
+            (503, "unavailable", .server, 2),
+            (504, "gateway_timeout", .server, 2),
+            (404, "not_found", .configuration, 1),
+            (418, "teapot", .configuration, 1),
+            (501, "not_implemented", .server, 1),
+            (302, "moved", .configuration, 1),
+        ], [ZeroPiiWireProfile.protocolV1, .cleverTapCompatible])
+    func everyStatusOfProtocolSection6(
+        row: (Int, String, ZeroPiiErrorKind, Int), profile: ZeroPiiWireProfile
+    )
+        async throws
+    {
+        let (status, code, kind, requests) = row
         let server = InTestServer()
         for _ in 0..<3 {
             server.script(status: status, code: code, headers: code == "stale_request" ? ["Date": InTestServer.httpDate(Date())] : [:])
         }
-        let client = makeClient(server: server)
+        let client = makeClient(server: server, wireProfile: profile)
         let single = await client.tokenize("value")
         #expect(!single.isSuccess && single.errorKind == kind)
         #expect(single.httpStatusCode?.intValue == status)
@@ -40,6 +47,10 @@ struct ErrorKindTableTests {
         for _ in 0..<3 { server.script(status: status, code: code) }
         let batch = await client.batchTokenize(["a", "b"])
         #expect(!batch.isSuccess && batch.errorKind == kind && batch.httpStatusCode?.intValue == status)
+        let sentEncrypted = server.requests.allSatisfy {
+            profile == .cleverTapCompatible ? $0.header("Encrypted") == "true" : $0.header("X-ZeroPii-Encryption") == "v1"
+        }
+        #expect(sentEncrypted)
     }
 
     @Test func everyFailureTheSDKFindsItself() async throws {
@@ -58,16 +69,16 @@ struct ErrorKindTableTests {
         }
         let server = InTestServer()
         func client(
-            provider: AccessTokenProvider = CountingProvider(), encryption: Bool = true,
+            provider: AccessTokenProvider = CountingProvider(), wireProfile: ZeroPiiWireProfile = .protocolV1,
             _ configure: @escaping (inout ZeroPiiConfiguration) -> Void = { _ in }
         ) -> TokenizationClient {
-            makeClient(server: server, provider: provider, encryption: encryption, configure: configure)
+            makeClient(server: server, provider: provider, wireProfile: wireProfile, configure: configure)
         }
         func answering(_ response: HTTPResponse) -> TokenizationClient {
             client { $0.transport = ClosureTransport { _ in response } }
         }
         func plainAnswering(_ body: String) -> TokenizationClient {
-            client(encryption: false) { $0.transport = ClosureTransport.responding(statusCode: 200, body: Data(body.utf8)) }
+            client(wireProfile: .plaintext) { $0.transport = ClosureTransport.responding(statusCode: 200, body: Data(body.utf8)) }
         }
         let hanging = ClosureTransport { _ in
             try await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)
@@ -221,7 +232,7 @@ struct ErrorKindTableTests {
 
     @Test func refreshGuardAndSecond401AreAuthenticationFailures() async throws {
         let server = InTestServer(acceptedTokens: ["never-issued"])
-        let client = makeClient(server: server, encryption: false)
+        let client = makeClient(server: server, wireProfile: .plaintext)
         let first = await client.tokenize("v")
         #expect(first.errorKind == .authentication && first.httpStatusCode == 401)
         var last = first

@@ -5,7 +5,8 @@ import ZeroPiiTestSupport
 import ZeroPiiTransport
 
 /// A small in-test implementation of the server side of PROTOCOL.md: bearer check,
-/// envelope open and seal (through ZeroPiiCrypto's `PayloadEnvelope`), tokenize and
+/// v1 envelope open and seal (through ZeroPiiCrypto's `PayloadEnvelope`), the
+/// CleverTap-compatible envelope of section 9 (with `AES.GCM` directly), tokenize and
 /// batch, and scripted faults. Tokens are deterministic: `tok_` and the first bytes of
 /// the value's SHA-256.
 final class InTestServer: @unchecked Sendable {
@@ -75,7 +76,18 @@ final class InTestServer: @unchecked Sendable {
         let operation = batch ? "tokenize/batch" : "tokenize"
         var plaintext = request.body
         var envelope: PayloadEnvelope?
-        if request.header("X-ZeroPii-Encryption") == "v1" {
+        var cleverTapKey: SymmetricKey?
+        if request.header("Encrypted") == "true" {
+            guard let wire = try? JSONDecoder().decode(WireBodies.CleverTapEnvelopeRequest.self, from: request.body),
+                let key = Data(base64Encoded: wire.itk), key.count == 32, let iv = Data(base64Encoded: wire.itv), iv.count == 12,
+                let sealed = Data(base64Encoded: wire.itp)
+            else { return Self.errorResponse(status: 400, code: "bad_envelope") }
+            guard let box = try? AES.GCM.SealedBox(combined: iv + sealed),
+                let opened = try? AES.GCM.open(box, using: SymmetricKey(data: key))
+            else { return Self.errorResponse(status: 419, code: "decryption_failed") }
+            plaintext = opened
+            cleverTapKey = SymmetricKey(data: key)
+        } else if request.header("X-ZeroPii-Encryption") == "v1" {
             guard let wire = try? JSONDecoder().decode(WireBodies.EnvelopeRequest.self, from: request.body),
                 let salt = Data(base64Encoded: wire.salt), let iv = Data(base64Encoded: wire.iv),
                 let ciphertext = Data(base64Encoded: wire.ct),
@@ -117,6 +129,12 @@ final class InTestServer: @unchecked Sendable {
                 WireBodies.TokenizeResponse(
                     token: Self.token(for: decoded.value), exists: !isNew, newlyCreated: isNew, dataType: Self.dataType(decoded.value))
             )
+        }
+        if let cleverTapKey {
+            let sealed = try! AES.GCM.seal(body, using: cleverTapKey)
+            let wire = WireBodies.CleverTapEnvelopeResponse(
+                itp: (sealed.ciphertext + sealed.tag).base64EncodedString(), itv: Data(sealed.nonce).base64EncodedString())
+            return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: try! JSONEncoder().encode(wire))
         }
         guard let envelope else {
             return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)

@@ -6,10 +6,10 @@ import ZeroPiiTestSupport
 @testable import ZeroPiiSDK
 
 struct PipelineTests {
-    @Test(arguments: [true, false])
-    func tokenizesOneValueWithAndWithoutEncryption(encryption: Bool) async throws {
+    @Test(arguments: ZeroPiiWireProfile.allCases)
+    func tokenizesOneValueInEveryWireProfile(wireProfile: ZeroPiiWireProfile) async throws {
         let server = InTestServer()
-        let client = makeClient(server: server, encryption: encryption)
+        let client = makeClient(server: server, wireProfile: wireProfile)
         let first = await client.tokenize("alice@example.com")
         #expect(first.isSuccess)
         #expect(first.token == InTestServer.token(for: "alice@example.com"))
@@ -25,9 +25,10 @@ struct PipelineTests {
         #expect(request.header("User-Agent")?.hasPrefix("ZeroPiiSDK/1.0.0 (") == true)
         let requestID = try #require(request.header("X-Request-ID"))
         #expect(UUID(uuidString: requestID) != nil && requestID == requestID.lowercased())
-        #expect(request.header("X-ZeroPii-Encryption") == (encryption ? "v1" : nil))
+        #expect(request.header("X-ZeroPii-Encryption") == (wireProfile == .protocolV1 ? "v1" : nil))
+        #expect(request.header("Encrypted") == (wireProfile == .cleverTapCompatible ? "true" : nil))
         // Encrypted bodies never carry the value in readable form.
-        #expect(String(decoding: request.body, as: UTF8.self).contains("alice") == !encryption)
+        #expect(String(decoding: request.body, as: UTF8.self).contains("alice") == (wireProfile == .plaintext))
     }
 
     @Test func eachAttemptIsSealedAfresh() async throws {
@@ -205,7 +206,7 @@ struct PipelineTests {
 
         let server = InTestServer()
         server.script { _ in HTTPResponse(statusCode: 200, body: try! JSONEncoder().encode(cases[0])) }
-        let result = await makeClient(server: server, encryption: false).batchTokenize(values)
+        let result = await makeClient(server: server, wireProfile: .plaintext).batchTokenize(values)
         #expect(!result.isSuccess && result.results.isEmpty && result.summary == nil)
         #expect(result.errorMessage == "the server's response did not match the request")
     }
@@ -218,7 +219,7 @@ struct PipelineTests {
         for body in bodies {
             let server = InTestServer()
             server.script { _ in HTTPResponse(statusCode: 200, body: body) }
-            let result = await makeClient(server: server, encryption: false).tokenize("value")
+            let result = await makeClient(server: server, wireProfile: .plaintext).tokenize("value")
             #expect(!result.isSuccess && result.token == nil)
         }
     }
@@ -271,7 +272,7 @@ struct PipelineTokenTests {
     @Test func aThousandConcurrentCallsWithNoCachedTokenFetchOnce() async throws {
         let server = InTestServer()
         let provider = CountingProvider()
-        let client = makeClient(server: server, provider: provider, encryption: false)
+        let client = makeClient(server: server, provider: provider, wireProfile: .plaintext)
         let results = await withTaskGroup(of: TokenizeResult.self) { group in
             for index in 0..<1000 { group.addTask { await client.tokenize("value-\(index)") } }
             return await group.reduce(into: [TokenizeResult]()) { $0.append($1) }
@@ -283,7 +284,7 @@ struct PipelineTokenTests {
     @Test func aThousandConcurrent401sRefreshOnce() async throws {
         let server = InTestServer(acceptedTokens: ["secret-access-token-2"])
         let provider = CountingProvider()
-        let client = makeClient(server: server, provider: provider, encryption: false)
+        let client = makeClient(server: server, provider: provider, wireProfile: .plaintext)
         let results = await withTaskGroup(of: TokenizeResult.self) { group in
             for index in 0..<1000 { group.addTask { await client.tokenize("value-\(index)") } }
             return await group.reduce(into: [TokenizeResult]()) { $0.append($1) }

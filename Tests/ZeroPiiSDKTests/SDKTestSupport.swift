@@ -39,14 +39,14 @@ func makeClient(
     server: InTestServer,
     provider: AccessTokenProvider = CountingProvider(),
     retryPolicy: RetryPolicy = DefaultRetryPolicy(),
-    encryption: Bool = true,
+    wireProfile: ZeroPiiWireProfile = .protocolV1,
     retryClock: ImmediateRetryClock = ImmediateRetryClock(),
     log: CapturedLog? = nil,
     configure: (inout ZeroPiiConfiguration) -> Void = { _ in }
 ) -> TokenizationClient {
     var configuration = ZeroPiiConfiguration()
     configuration.transport = server.transport
-    configuration.payloadEncryption = encryption
+    configuration.wireProfile = wireProfile
     configuration.retryClock = retryClock
     configuration.logHandler = log?.handler
     configure(&configuration)

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The blocking process helpers, run on a Dispatch thread so that waiting for a process
+/// does not hold one of the few threads of the test run's shared concurrency pool.
+enum OffPool {
+    static func run<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    static func tool(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandLineTool.Finished {
+        try await run { try CommandLineTool.run(arguments, environment: environment) }
+    }
+
+    static func serve(_ arguments: [String]) async throws -> ServeProcess {
+        try await run { try ServeProcess(arguments) }
+    }
+}
+
+extension ServeProcess {
+    var address: String { base.absoluteString }
+
+    /// The `/__admin/stats` object (the server must run with `--admin`).
+    func statistics() async throws -> [String: Any] {
+        let (body, _) = try await URLSession.shared.data(from: base.appendingPathComponent("__admin/stats"))
+        return try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+    }
+}
+
+/// `--wire` on `zeropii tokenize` and `zeropii serve`, run as processes.
+struct WireOptionCommandLineTests {
+    @Test func tokenizeSpeaksEachProfileToAServerOfThatProfileOnly() async throws {
+        for profile in ["v1", "clevertap", "plaintext"] {
+            let server = try await OffPool.serve(["--allow-any-token", "--admin", "--wire", profile])
+            defer { _ = server.stop() }
+            let accepted = try await OffPool.tool(
+                ["tokenize", "--wire", profile, "--api-url", server.address, "alice@example.com", "42"],
+                environment: ["ZEROPII_ACCESS_TOKEN": "any"])
+            #expect(accepted.status == 0, "\(profile): \(accepted.errorOutput)")
+            let tokens = accepted.output.split(separator: "\n")
+            #expect(tokens.count == 2 && tokens.first.map { String($0).formatShape } == "alice@example.com".formatShape)
+            let wireProfiles = try await server.statistics()["wireProfiles"] as? [String: Int]
+            #expect(wireProfiles == [profile: 1], "\(profile)")
+
+            // Any other profile is refused, and nothing is tokenized.
+            for other in ["v1", "clevertap", "plaintext"] where other != profile {
+                let refused = try await OffPool.tool(
+                    ["tokenize", "--wire", other, "--api-url", server.address, "alice@example.com"], environment: ["ZEROPII_ACCESS_TOKEN": "any"])
+                #expect(refused.status == 1, "\(other) against \(profile)")
+                #expect(refused.output.isEmpty)
+                #expect(refused.errorOutput.contains(other == "plaintext" ? "HTTP 400" : "HTTP 419"), "\(refused.errorOutput)")
+            }
+            let notes = server.stop()
+            #expect(notes.contains("accepting only these wire profiles: \(profile)"), "\(notes)")
+        }
+    }
+
+    @Test func serveAcceptsAllThreeByDefaultAndAListWhenGiven() async throws {
+        let all = try await OffPool.serve(["--allow-any-token", "--admin"])
+        defer { _ = all.stop() }
+        var tokens: Set<String> = []
+        for profile in ["v1", "clevertap", "plaintext"] {
+            let run = try await OffPool.tool(
+                ["tokenize", "--wire", profile, "--api-url", all.address, "alice@example.com"], environment: ["ZEROPII_ACCESS_TOKEN": "any"])
+            #expect(run.status == 0, "\(profile): \(run.errorOutput)")
+            tokens.insert(run.output)
+        }
+        #expect(tokens.count == 1)
+        let counts = try await all.statistics()["wireProfiles"] as? [String: Int]
+        #expect(counts == ["v1": 1, "clevertap": 1, "plaintext": 1])
+        #expect(!all.stop().contains("accepting only"))
+
+        let two = try await OffPool.serve(["--allow-any-token", "--wire", "clevertap,v1"])
+        defer { _ = two.stop() }
+        let plain = try await OffPool.tool(
+            ["tokenize", "--wire", "plaintext", "--api-url", two.address, "x"], environment: ["ZEROPII_ACCESS_TOKEN": "any"])
+        #expect(plain.status == 1 && plain.errorOutput.contains("encryption_required"))
+        #expect(two.stop().contains("accepting only these wire profiles: v1, clevertap"))
+    }
+
+    @Test(arguments: [["--wire", "v2"], ["--wire"], ["--wire", "v1,clevertap"]])
+    func tokenizeRejectsAnUnknownProfile(arguments: [String]) async throws {
+        let finished = try await OffPool.tool(["tokenize"] + arguments + ["x"])
+        #expect(finished.status == 2)
+        #expect(finished.errorOutput.contains("--wire takes v1, clevertap, plaintext"))
+    }
+
+    @Test func theHelpTextsNameTheOption() async throws {
+        for command in ["tokenize", "serve", "demo"] {
+            let help = try await OffPool.tool(["help", command])
+            #expect(help.status == 0 && help.output.contains("--wire"), "\(command)")
+            #expect(help.output.contains("clevertap"), "\(command)")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+// Each of these is a module of its own under Swift Package Manager; CocoaPods compiles
+// every subspec into the one CleverTapZeroPiiSDK module, where they do not exist.
+#if canImport(ZeroPiiCrypto)
+import ZeroPiiCrypto
+#endif
+#if canImport(ZeroPiiModels)
+import ZeroPiiModels
+#endif
+#if canImport(ZeroPiiTransport)
+import ZeroPiiTransport
+#endif
+
+/// The envelope of CleverTap's Android ZeroPii SDK (PROTOCOL.md, section 9), so that the
+/// SDK can talk to CleverTap's tokenization service as it is.
+///
+/// Each attempt gets a fresh 32-byte key and 12-byte IV (the Android SDK keeps one key
+/// per instance; a fresh one per attempt is allowed and limits what one leaked body
+/// tells). The body is sealed with AES-256-GCM and no associated data and sent as
+/// `{"itp","itk","itv"}` with `Encrypted: true`; the 2xx answer is `{"itp","itv"}` under
+/// the same key. The key travels next to the ciphertext, so this keeps values only out
+/// of tools that record bodies without decoding them; TLS is what protects the data.
+struct CleverTapProfile: WireProfile {
+    static let headerName = "Encrypted"
+    static let headerValue = "true"
+    static let ivByteCount = 12
+    static let tagByteCount = 16
+
+    /// Writes `/` as itself, not `\/`: the Base64 fields then read the same in the body
+    /// as java.util.Base64 writes them.
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return encoder
+    }
+
+    /// Whether a 419 is answered by sending that one request again in plaintext.
+    let allowsPlaintextFallback: Bool
+
+    var logLabel: String { "CleverTap envelope" }
+
+    func seal(_ body: Data, for attempt: WireAttempt) throws -> SealedWireRequest {
+        // The key lives in memory that is wiped when the last reference goes, which is
+        // when the response has been opened (the opener below holds the only other one).
+        let key = SymmetricKey(size: .bits256)
+        let nonce = AES.GCM.Nonce()
+        let sealed = try AES.GCM.seal(body, using: key, nonce: nonce)
+        let wire = WireBodies.CleverTapEnvelopeRequest(
+            itp: (sealed.ciphertext + sealed.tag).base64EncodedString(), itk: Self.base64(of: key),
+            itv: nonce.withUnsafeBytes { Data($0) }.base64EncodedString()
+        )
+        return SealedWireRequest(
+            body: try Self.encoder.encode(wire), headers: [Self.headerName: Self.headerValue],
+            openResponse: { response in Self.open(response, with: key) }
+        )
+    }
+
+    func fallback(afterStatus status: Int) -> (any WireProfile)? {
+        allowsPlaintextFallback && status == 419 ? PlaintextProfile() : nil
+    }
+
+    /// The key in Base64, encoded from the key's own storage rather than from a copy.
+    private static func base64(of key: SymmetricKey) -> String {
+        key.withUnsafeBytes { bytes in
+            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count, deallocator: .none)
+                .base64EncodedString()
+        }
+    }
+
+    /// A 2xx without the `itp`/`itv` body is a downgrade, and rejected; one that does not
+    /// open under the request's key is undecryptable, and nothing of it is used.
+    private static func open(_ response: HTTPResponse, with key: SymmetricKey) -> Result<Data, RequestFailure> {
+        guard let wire = try? JSONDecoder().decode(WireBodies.CleverTapEnvelopeResponse.self, from: response.body) else {
+            return .failure(.downgradedResponse)
+        }
+        guard let iv = Data(base64Encoded: wire.itv), iv.count == ivByteCount, let sealed = Data(base64Encoded: wire.itp),
+            sealed.count >= tagByteCount, let box = try? AES.GCM.SealedBox(combined: iv + sealed),
+            let opened = try? AES.GCM.open(box, using: key)
+        else { return .failure(.undecryptableResponse) }
+        return .success(opened)
+    }
+}

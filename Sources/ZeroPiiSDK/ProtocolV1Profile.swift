@@ -1,0 +1,49 @@
+import Foundation
+
+// Each of these is a module of its own under Swift Package Manager; CocoaPods compiles
+// every subspec into the one CleverTapZeroPiiSDK module, where they do not exist.
+#if canImport(ZeroPiiCrypto)
+import ZeroPiiCrypto
+#endif
+#if canImport(ZeroPiiModels)
+import ZeroPiiModels
+#endif
+#if canImport(ZeroPiiTransport)
+import ZeroPiiTransport
+#endif
+
+/// The ZeroPii v1 envelope (PROTOCOL.md, section 5): per-request keys derived from the
+/// access token and a fresh salt, the request bound to its operation, request id and
+/// timestamp, the response to its operation and request id. A 2xx without the
+/// `X-ZeroPii-Encryption: v1` header is rejected: the SDK never accepts a downgrade.
+struct ProtocolV1Profile: WireProfile {
+    var logLabel: String { "v1 envelope" }
+
+    func seal(_ body: Data, for attempt: WireAttempt) throws -> SealedWireRequest {
+        let timestamp = Int64(attempt.now.timeIntervalSince1970.rounded(.down))
+        let envelope = PayloadEnvelope(
+            accessToken: attempt.accessToken, operation: attempt.operation, requestID: attempt.requestID, timestamp: timestamp
+        )
+        let sealed = try envelope.sealRequest(body)
+        let wireBody = try JSONEncoder().encode(
+            WireBodies.EnvelopeRequest(
+                v: PayloadEnvelope.version, rid: attempt.requestID, ts: timestamp, salt: envelope.salt.base64EncodedString(),
+                iv: sealed.iv.base64EncodedString(), ct: sealed.ciphertext.base64EncodedString()
+            )
+        )
+        return SealedWireRequest(
+            body: wireBody, headers: ["X-ZeroPii-Encryption": PayloadEnvelope.headerValue],
+            openResponse: { response in Self.open(response, with: envelope) }
+        )
+    }
+
+    private static func open(_ response: HTTPResponse, with envelope: PayloadEnvelope) -> Result<Data, RequestFailure> {
+        guard response.header("X-ZeroPii-Encryption") == PayloadEnvelope.headerValue else { return .failure(.downgradedResponse) }
+        guard let wire = try? JSONDecoder().decode(WireBodies.EnvelopeResponse.self, from: response.body),
+            wire.v == PayloadEnvelope.version, wire.rid == envelope.requestID,
+            let iv = Data(base64Encoded: wire.iv), let ciphertext = Data(base64Encoded: wire.ct),
+            let opened = try? envelope.openResponse(SealedPayload(iv: iv, ciphertext: ciphertext))
+        else { return .failure(.undecryptableResponse) }
+        return .success(opened)
+    }
+}
