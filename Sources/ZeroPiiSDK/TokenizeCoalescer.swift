@@ -27,8 +27,11 @@ final class TokenizeCoalescer: @unchecked Sendable {
     private let callTimeLimit: TimeInterval?
     private let logger: SDKLogger
 
-    /// Every value waiting or in flight, and its slot.
-    private var slots: [String: CoalescedSlot] = [:]
+    /// Every value waiting or in flight, and its slot, keyed by the value's UTF-8 bytes:
+    /// Swift's `String` equality treats canonically equivalent strings (`é` precomposed
+    /// and `e` with a combining accent) as equal, but the wire sends them unchanged and
+    /// the server gives them different tokens.
+    private var slots: [[UInt8]: CoalescedSlot] = [:]
     /// The values of the batch being gathered, in arrival order.
     private var gathering: [CoalescedSlot] = []
     /// Counts gathered batches, so a window timer closes only the batch it opened.
@@ -76,9 +79,10 @@ final class TokenizeCoalescer: @unchecked Sendable {
     private func join(_ value: String, through client: TokenizationClient) -> CoalescedSlot {
         let (slot, full): (CoalescedSlot, [CoalescedSlot]?) = lock.withLock {
             joins += 1
-            if let existing = slots[value] { return (existing, nil) }
+            let key = Array(value.utf8)
+            if let existing = slots[key] { return (existing, nil) }
             let slot = CoalescedSlot(value: value)
-            slots[value] = slot
+            slots[key] = slot
             gathering.append(slot)
             if gathering.count >= maximumBatchSize { return (slot, takeGathering()) }
             if gathering.count == 1 { openWindow(through: client) }
@@ -166,7 +170,8 @@ final class TokenizeCoalescer: @unchecked Sendable {
     /// Answers `slot`'s callers; a later caller of the same value starts a new slot.
     private func finish(_ slot: CoalescedSlot, with result: TokenizeResult) {
         lock.withLock {
-            if slots[slot.value] === slot { slots[slot.value] = nil }
+            let key = Array(slot.value.utf8)
+            if slots[key] === slot { slots[key] = nil }
         }
         slot.deliver(result)
     }

@@ -189,6 +189,18 @@ struct CoalescingTests {
         held.release()
     }
 
+    @Test func canonicallyEquivalentStringsAreDifferentValues() async throws {
+        let server = InTestServer()
+        let precomposed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(precomposed == decomposed, "Swift's String equality, which the coalescer must not use")
+        let client = makeCoalescingClient(server: server, clock: ManualTokenClock(), maximumBatchSize: 2)
+        let results = await tokenizeConcurrently([precomposed, decomposed], with: client)
+        #expect(results[0].token == InTestServer.token(for: precomposed) && results[1].token == InTestServer.token(for: decomposed))
+        #expect(results[0].token != results[1].token)
+        #expect(server.requests.count == 1 && sentValues(server.requests[0]).map { Array($0.utf8) }.count == 2)
+    }
+
     @Test func optionsAreClampedToWhatTheProtocolAllows() {
         #expect(ZeroPiiConfiguration.Coalescing(maximumBatchSize: 0).effectiveMaximumBatchSize == 1)
         #expect(ZeroPiiConfiguration.Coalescing(maximumBatchSize: 5000).effectiveMaximumBatchSize == 1000)
