@@ -51,7 +51,9 @@ let package = Package(
         .executableTarget(name: "zeropii", dependencies: ["ZeroPiiCLI"], swiftSettings: strictConcurrency),
         .executableTarget(
             name: "ZeroPiiBenchmarks",
-            dependencies: ["ZeroPiiCrypto", "ZeroPiiCLI"],
+            dependencies: [
+                "ZeroPiiCrypto", "ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiModels", "ZeroPiiTransport", "ZeroPiiTestSupport",
+            ],
             swiftSettings: strictConcurrency
         ),
         .testTarget(

@@ -37,6 +37,14 @@ enum BenchmarkClock {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    /// The CPU time of the whole process, every thread, in seconds: for work that hops
+    /// between threads (Swift tasks).
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// Runs `body` for about `seconds` of this thread's CPU time and returns the CPU
     /// microseconds per run.
     static func cpuMicrosecondsPerRun(seconds: Double, _ body: () -> Void) -> Double {

@@ -1,9 +1,10 @@
 import Foundation
 import ZeroPiiCrypto
 
-/// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS]]`: prints figures for the crypto
-/// building blocks, for the v1 envelope per request (old and new code side by side) and
-/// for end-to-end CSV tokenization (default 1,000,000 rows).
+/// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS]] [sdk]`: prints figures for the
+/// crypto building blocks, for the v1 envelope per request (old and new code side by
+/// side), for end-to-end CSV tokenization (default 1,000,000 rows) and for the SDK's own
+/// cost per request and coalescing (`SDKBenchmark`).
 /// Build with `-c release`; debug builds are an order of magnitude slower.
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.isEmpty { arguments = ["crypto"] }
@@ -27,8 +28,10 @@ while !arguments.isEmpty {
             arguments.removeFirst()
         }
         await CSVBenchmark.run(rows: rows)
+    case "sdk":
+        await SDKBenchmark.run()
     default:
-        FileHandle.standardError.write(Data("unknown benchmark suite '\(suite)'; available: crypto, envelope, csv [ROWS]\n".utf8))
+        FileHandle.standardError.write(Data("unknown benchmark suite '\(suite)'; available: crypto, envelope [BYTES...], csv [ROWS], sdk\n".utf8))
         exit(2)
     }
 }

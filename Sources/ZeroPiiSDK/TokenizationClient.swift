@@ -43,6 +43,8 @@ final class TokenizationClient: Sendable {
     private let requestTimeout: TimeInterval
     private let logger: SDKLogger
     private let clockOffset = ClockOffset()
+    /// Gathers single calls into batch requests when the configuration asks for it.
+    let coalescer: TokenizeCoalescer?
 
     init(
         apiURL: String,
@@ -67,6 +69,9 @@ final class TokenizationClient: Sendable {
         wireProfile = configuration.wireProfile.makeImplementation(allowsPlaintextFallback: configuration.allowsPlaintextFallback)
         requestTimeout = configuration.requestTimeout
         self.logger = logger
+        coalescer = configuration.coalescing.map {
+            TokenizeCoalescer(options: $0, clock: configuration.tokenClock, callTimeLimit: Self.timeLimit(configuration.callTimeout), logger: logger)
+        }
         if baseURL == nil {
             logger.error("the API URL is not an absolute http(s) URL; every request will fail")
         }
@@ -92,6 +97,13 @@ final class TokenizationClient: Sendable {
     // MARK: Operations
 
     func tokenize(_ value: String) async -> TokenizeResult {
+        if let coalescer { return await coalescer.tokenize(value, through: self) }
+        return await tokenizeAlone(value)
+    }
+
+    /// One value in one request: the reference behaviour, and the coalescer's path for a
+    /// value that is alone in its batch.
+    func tokenizeAlone(_ value: String) async -> TokenizeResult {
         let request = WireBodies.TokenizeRequest(value: value)
         switch await perform(.tokenize, request: request, expecting: WireBodies.TokenizeResponse.self) {
         case .success(let response):

@@ -85,6 +85,13 @@ public struct ZeroPiiConfiguration: Sendable {
     /// The monotonic clock for access-token expiry, the provider timeout and
     /// ``callTimeout``. Tests inject a `ManualTokenClock` to move time on at will.
     public var tokenClock: any TokenClock = SystemTokenClock()
+    /// Whether concurrent single tokenize calls share batch requests, and how
+    /// (``Coalescing``). Default: `nil`, one request per call, as the reference SDK
+    /// does. Turn it on when many single calls run at once: a form's fields tokenized
+    /// together, or a server tokenizing one value per incoming event. Batch calls are
+    /// not affected; a single call alone in its window is sent as without coalescing,
+    /// once the window has closed.
+    public var coalescing: Coalescing?
 
     /// The defaults: what the reference's `initialize` overloads use.
     public init() {}

@@ -1,0 +1,182 @@
+import Foundation
+
+// Each of these is a module of its own under Swift Package Manager; CocoaPods compiles
+// every subspec into the one CleverTapZeroPiiSDK module, where they do not exist.
+#if canImport(ZeroPiiAuth)
+import ZeroPiiAuth
+#endif
+#if canImport(ZeroPiiModels)
+import ZeroPiiModels
+#endif
+
+/// Gathers concurrent single tokenize calls of one client into batch requests
+/// (``ZeroPiiConfiguration/Coalescing``).
+///
+/// Every value asked for and not yet answered has one ``CoalescedSlot``; a second caller
+/// of the same value joins it instead of sending the value again. Values gather until
+/// the window closes or the batch is full, then travel in one request, which runs in a
+/// task of its own: no caller's cancellation reaches it. Each caller's wait is bounded
+/// like an uncoalesced call (``BoundedCall``), so its time limit and cancellation end
+/// that wait alone.
+final class TokenizeCoalescer: @unchecked Sendable {
+    // Sendable: the mutable state below is guarded by `lock`.
+    private let lock = NSLock()
+    private let window: TimeInterval
+    private let maximumBatchSize: Int
+    private let clock: any TokenClock
+    private let callTimeLimit: TimeInterval?
+    private let logger: SDKLogger
+
+    /// Every value waiting or in flight, and its slot, keyed by the value's UTF-8 bytes:
+    /// Swift's `String` equality treats canonically equivalent strings (`é` precomposed
+    /// and `e` with a combining accent) as equal, but the wire sends them unchanged and
+    /// the server gives them different tokens.
+    private var slots: [[UInt8]: CoalescedSlot] = [:]
+    /// The values of the batch being gathered, in arrival order.
+    private var gathering: [CoalescedSlot] = []
+    /// Counts gathered batches, so a window timer closes only the batch it opened.
+    private var generation = 0
+    private var windowTimer: Task<Void, Never>?
+    private var joins = 0
+
+    /// - Parameters:
+    ///   - options: the window and batch size.
+    ///   - clock: measures the window and each caller's time limit.
+    ///   - callTimeLimit: seconds one caller may wait; nil for no limit.
+    ///   - logger: the SDK's log (counts only, never values).
+    init(options: ZeroPiiConfiguration.Coalescing, clock: any TokenClock, callTimeLimit: TimeInterval?, logger: SDKLogger) {
+        window = options.effectiveWindow
+        maximumBatchSize = options.effectiveMaximumBatchSize
+        self.clock = clock
+        self.callTimeLimit = callTimeLimit
+        self.logger = logger
+    }
+
+    /// How many distinct values are gathering for the next request (for tests that
+    /// close the window by hand once everyone has joined).
+    var gatheringCount: Int { lock.withLock { gathering.count } }
+
+    /// How many distinct values are waiting or in flight.
+    var slotCount: Int { lock.withLock { slots.count } }
+
+    /// How many callers have joined a slot so far, duplicates included (for tests that
+    /// wait until every caller is in before they close the window).
+    var joinCount: Int { lock.withLock { joins } }
+
+    /// The result `client` would have given for `value` alone, from a shared request.
+    func tokenize(_ value: String, through client: TokenizationClient) async -> TokenizeResult {
+        let result = await BoundedCall.run(timeLimit: callTimeLimit, clock: clock) {
+            .success(await self.join(value, through: client).wait())
+        }
+        switch result {
+        case .success(let tokenized): return tokenized
+        case .failure(let failure): return Self.result(for: failure)
+        }
+    }
+
+    /// The slot for `value`: the one already waiting or in flight, or a new one in the
+    /// batch being gathered. Sends the batch at once when this value fills it.
+    private func join(_ value: String, through client: TokenizationClient) -> CoalescedSlot {
+        let (slot, full): (CoalescedSlot, [CoalescedSlot]?) = lock.withLock {
+            joins += 1
+            let key = Array(value.utf8)
+            if let existing = slots[key] { return (existing, nil) }
+            let slot = CoalescedSlot(value: value)
+            slots[key] = slot
+            gathering.append(slot)
+            if gathering.count >= maximumBatchSize { return (slot, takeGathering()) }
+            if gathering.count == 1 { openWindow(through: client) }
+            return (slot, nil)
+        }
+        if let full { start(full, through: client) }
+        return slot
+    }
+
+    /// Starts the timer that sends the batch just opened. Called with `lock` held.
+    private func openWindow(through client: TokenizationClient) {
+        let opened = generation
+        let window = window
+        windowTimer = Task { [clock] in
+            do {
+                try await clock.sleep(seconds: window)
+            } catch {
+                return  // the batch filled up and was sent already
+            }
+            self.closeWindow(opened, through: client)
+        }
+    }
+
+    private func closeWindow(_ opened: Int, through client: TokenizationClient) {
+        let batch: [CoalescedSlot]? = lock.withLock {
+            guard opened == generation, !gathering.isEmpty else { return nil }
+            return takeGathering()
+        }
+        if let batch { start(batch, through: client) }
+    }
+
+    /// Ends the batch being gathered and returns it. Called with `lock` held.
+    private func takeGathering() -> [CoalescedSlot] {
+        let batch = gathering
+        gathering = []
+        generation += 1
+        windowTimer?.cancel()
+        windowTimer = nil
+        return batch
+    }
+
+    private func start(_ batch: [CoalescedSlot], through client: TokenizationClient) {
+        logger.debug("coalesced \(batch.count) distinct value\(batch.count == 1 ? "" : "s") into one request")
+        // A task of its own, not a child of the caller that filled the batch: cancelling
+        // that caller must not cancel the others' request.
+        Task { await self.send(batch, through: client) }
+    }
+
+    /// Sends `batch` and answers its slots. A lone value takes the single-value endpoint.
+    /// A rejection that may concern only some values splits the batch in halves, sent
+    /// concurrently, down to single values.
+    private func send(_ batch: [CoalescedSlot], through client: TokenizationClient) async {
+        if batch.count == 1 {
+            finish(batch[0], with: await client.tokenizeAlone(batch[0].value))
+            return
+        }
+        let answer = await client.sendBatch(batch.map(\.value))
+        if answer.isSuccess {
+            // sendBatch checked one item per value, in order, each naming its value.
+            for (slot, item) in zip(batch, answer.results) {
+                finish(
+                    slot, with: TokenizeResult(token: item.token, exists: item.exists, newlyCreated: item.newlyCreated, dataType: item.dataType))
+            }
+        } else if Self.mayConcernSomeValues(answer) {
+            logger.info(
+                "a batch of \(batch.count) coalesced values was rejected (HTTP \(answer.httpStatusCode?.intValue ?? 0)); sending it again in halves")
+            let middle = batch.count / 2
+            async let first: Void = send(Array(batch[..<middle]), through: client)
+            async let second: Void = send(Array(batch[middle...]), through: client)
+            _ = await (first, second)
+        } else {
+            let failure = TokenizeResult(
+                errorMessage: answer.errorMessage ?? RequestFailure.unexpected.message, httpStatusCode: answer.httpStatusCode,
+                errorKind: answer.errorKind)
+            batch.forEach { finish($0, with: failure) }
+        }
+    }
+
+    /// 400 (bad value) and 413 (too large a body) may be one value's fault, so the
+    /// batch is worth splitting; every other failure would fail each half alike.
+    private static func mayConcernSomeValues(_ answer: BatchTokenizeResult) -> Bool {
+        answer.httpStatusCode == 400 || answer.httpStatusCode == 413
+    }
+
+    /// Answers `slot`'s callers; a later caller of the same value starts a new slot.
+    private func finish(_ slot: CoalescedSlot, with result: TokenizeResult) {
+        lock.withLock {
+            let key = Array(slot.value.utf8)
+            if slots[key] === slot { slots[key] = nil }
+        }
+        slot.deliver(result)
+    }
+
+    private static func result(for failure: RequestFailure) -> TokenizeResult {
+        TokenizeResult(errorMessage: failure.message, httpStatusCode: failure.statusCode.map { NSNumber(value: $0) }, errorKind: failure.kind)
+    }
+}
