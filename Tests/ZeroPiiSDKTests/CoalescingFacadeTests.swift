@@ -41,7 +41,7 @@ struct CoalescingFacadeTests {
             configuration.transport = server.transport
             configuration.callbackQueue = queue
             configuration.retryClock = ImmediateRetryClock()
-            configuration.payloadEncryption = false
+            configuration.wireProfile = .plaintext
             configuration.tokenClock = clock
             configuration.coalescing = ZeroPiiConfiguration.Coalescing()
             let sdk = ZeroPiiSDK.initialize(

@@ -77,10 +77,10 @@ func makeCoalescingClient(
     clock: ManualTokenClock,
     window: TimeInterval = 0.005,
     maximumBatchSize: Int = 1000,
-    encryption: Bool = false,
+    wireProfile: ZeroPiiWireProfile = .plaintext,
     retryClock: ImmediateRetryClock = ImmediateRetryClock()
 ) -> TokenizationClient {
-    makeClient(server: server, encryption: encryption, retryClock: retryClock) { configuration in
+    makeClient(server: server, wireProfile: wireProfile, retryClock: retryClock) { configuration in
         configuration.coalescing = ZeroPiiConfiguration.Coalescing(window: window, maximumBatchSize: maximumBatchSize)
         configuration.tokenClock = clock
         if let transport { configuration.transport = transport }

@@ -12,7 +12,7 @@ import ZeroPiiTransport
 struct CoalescingTests {
     @Test func callsInOneWindowTravelInOneBatchAndEachGetsItsOwnItem() async throws {
         let server = InTestServer()
-        #expect(await makeClient(server: server, encryption: false).tokenize("b@example.com").isSuccess)
+        #expect(await makeClient(server: server, wireProfile: .plaintext).tokenize("b@example.com").isSuccess)
         let clock = ManualTokenClock()
         let client = makeCoalescingClient(server: server, clock: clock)
         let values = ["a@example.com", "b@example.com", "42", "a@example.com", "c", "a@example.com", "42"]
@@ -42,7 +42,7 @@ struct CoalescingTests {
 
     @Test func encryptedBatchesWorkTheSameWay() async throws {
         let server = InTestServer()
-        let client = makeCoalescingClient(server: server, clock: ManualTokenClock(), maximumBatchSize: 3, encryption: true)
+        let client = makeCoalescingClient(server: server, clock: ManualTokenClock(), maximumBatchSize: 3, wireProfile: .protocolV1)
         let results = await tokenizeConcurrently(["x", "y", "z"], with: client)
         #expect(results.map(\.token) == ["x", "y", "z"].map(InTestServer.token(for:)))
         #expect(server.requests.count == 1 && server.requests[0].header("X-ZeroPii-Encryption") == "v1")
@@ -172,7 +172,7 @@ struct CoalescingTests {
         let server = InTestServer()
         let held = HeldTransport(server: server)
         let clock = ManualTokenClock()
-        let client = makeClient(server: server, encryption: false) { configuration in
+        let client = makeClient(server: server, wireProfile: .plaintext) { configuration in
             configuration.coalescing = ZeroPiiConfiguration.Coalescing(maximumBatchSize: 2)
             configuration.tokenClock = clock
             configuration.transport = held.transport
@@ -214,7 +214,7 @@ struct CoalescingTests {
 
     @Test func withoutCoalescingEveryCallIsItsOwnRequest() async throws {
         let server = InTestServer()
-        let client = makeClient(server: server, encryption: false)
+        let client = makeClient(server: server, wireProfile: .plaintext)
         let values = (1...5).map { "v\($0)" }
         _ = await tokenizeConcurrently(values, with: client)
         #expect(server.requests.count == 5 && server.requests.allSatisfy { !$0.url.path.hasSuffix("/batch") })
