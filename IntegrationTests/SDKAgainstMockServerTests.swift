@@ -172,7 +172,9 @@ struct SDKAgainstMockServerTests {
 struct HostileValuesTests {
     @Test func emptyHugeAndExoticValues() async throws {
         try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
-            let (server, _, sdk) = try startStack()
+            // Not a timing test: under ThreadSanitizer on a busy machine a 4 KB value of
+            // non-ASCII letters once took the mock server over the usual 10 s.
+            let (server, _, sdk) = try startStack(requestTimeout: 120)
             defer { server.stop() }
             let empty = await sdk.tokenize("")
             #expect(!empty.isSuccess && empty.httpStatusCode == 400)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import ZeroPiiTestSupport
-import ZeroPiiTransport
+
+@testable import ZeroPiiTransport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -59,6 +60,15 @@ struct URLSessionTransportTests {
             try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 1))
         }
         #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    /// Linux's URLSession cuts a request at the session's `timeoutIntervalForRequest`
+    /// (60 s by default), whatever the request says: a 300 s `requestTimeout` ended at
+    /// 60 s. The session the transport makes leaves the limit to the transport.
+    @Test func theTransportsOwnSessionLeavesTheAttemptLimitToTheTransport() {
+        let configuration = URLSessionTransport.ownSessionConfiguration()
+        #expect(configuration.timeoutIntervalForRequest == URLSessionTransport.longestTimeout)
+        #expect(configuration.urlCache == nil && configuration.httpCookieStorage == nil)
     }
 
     @Test func cancellingTheTaskCancelsTheRequest() async throws {
