@@ -227,6 +227,18 @@ final class InjectedFileSystem: VaultFileSystem, @unchecked Sendable {
         return -1
     }
 
+    func readAt(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) -> Int {
+        if failReads {
+            errno = EIO
+            return -1
+        }
+        return system.readAt(descriptor, buffer, count, offset)
+    }
+
+    func writeAt(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
+        system.writeAt(descriptor, buffer, count, offset)
+    }
+
     func synchronize(_ descriptor: Int32) -> Int32 {
         let fails = lock.withLock {
             defer { syncFails = false }
