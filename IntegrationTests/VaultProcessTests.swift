@@ -58,7 +58,7 @@ struct VaultProcessTests {
 
     @Test func serveOnAVaultHeldByAnotherProcessExitsWithAMessage() throws {
         let path = NSTemporaryDirectory() + "zeropii-held-\(UUID().uuidString).db"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { for file in [path, path + ".index"] { try? FileManager.default.removeItem(atPath: file) } }
         let holder = try TokenVault(path: path)
         defer { holder.close() }
         let finished = try CommandLineTool.run(["serve", "--port", "0", "--data-file", path])
