@@ -25,7 +25,10 @@ import Darwin
 ///   appended after a torn record.
 /// - At start, a record cut short at the end of the file (a crash while writing it,
 ///   before it was acknowledged) is dropped; a bad record anywhere else, or a read
-///   error, stops the vault with a message and leaves the file as it is.
+///   error, stops the vault with a message and leaves the file as it is. The file is
+///   read in bounded memory (``VaultLogReader``), whatever its size.
+/// - The log is the source of truth for which values the vault holds; ``VaultIndex``
+///   beside it is how they are looked up, and is repaired or rebuilt from the log.
 final class VaultFile: @unchecked Sendable {
     // Sendable: `position`, `broken` and `droppedBytes` are only changed by `recover` and
     // `append`, which TokenVault calls while it opens or under its lock; the rest is
