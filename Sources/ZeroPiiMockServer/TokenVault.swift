@@ -116,6 +116,14 @@ public final class TokenVault: @unchecked Sendable {
     /// index is closed with nothing more written back, and the call fails.
     func tokenize(_ values: [String], crashingAfterLogWrite: Bool) throws -> [Entry] {
         let tokens = values.map(cipher.encrypt)
+        let flags = try record(values, crashingAfterLogWrite: crashingAfterLogWrite)
+        return zip(tokens, flags).map { Entry(token: $0, exists: !$1, newlyCreated: $1) }
+    }
+
+    /// Records `values` as ``tokenize(_:)`` does, without computing their tokens, and
+    /// returns which of them were new. Tests of the index use it, since the tokens are
+    /// most of the cost of tokenizing.
+    func record(_ values: [String], crashingAfterLogWrite: Bool = false) throws -> [Bool] {
         let fingerprints = values.map(fingerprint)
         return try lock.withLock {
             var created: [Fingerprint] = []
@@ -139,7 +147,7 @@ public final class TokenVault: @unchecked Sendable {
                 }
                 for fingerprint in created { try index.insert(fingerprint) }
             }
-            return zip(tokens, flags).map { Entry(token: $0, exists: !$1, newlyCreated: $1) }
+            return flags
         }
     }
 
