@@ -151,7 +151,7 @@ struct SDKAgainstMockServerTests {
     @Test func tokensSurviveAServerRestart() async throws {
         try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
             let path = NSTemporaryDirectory() + "zeropii-integration-\(UUID().uuidString).db"
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { for file in [path, path + ".index"] { try? FileManager.default.removeItem(atPath: file) } }
             var (server, _, sdk) = try startStack(dataFile: path)
             let before = await sdk.batchTokenize(["kept@example.com", "555-0100"])
             #expect(before.isSuccess)

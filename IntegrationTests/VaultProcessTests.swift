@@ -47,7 +47,7 @@ struct VaultProcessTests {
                 #expect(outputs[2 * pair] == outputs[2 * pair + 1], "vault \(homes[pair])")
                 tokenSets.insert(outputs[2 * pair])
                 let files = try FileManager.default.contentsOfDirectory(atPath: homes[pair] + "/.zeropii")
-                #expect(files == ["vault.db"])
+                #expect(files.sorted() == ["vault.db", "vault.db.index"])
                 let folder = try FileManager.default.attributesOfItem(atPath: homes[pair] + "/.zeropii")[.posixPermissions] as? Int
                 #expect(folder == 0o700)
             }
@@ -58,7 +58,7 @@ struct VaultProcessTests {
 
     @Test func serveOnAVaultHeldByAnotherProcessExitsWithAMessage() throws {
         let path = NSTemporaryDirectory() + "zeropii-held-\(UUID().uuidString).db"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { for file in [path, path + ".index"] { try? FileManager.default.removeItem(atPath: file) } }
         let holder = try TokenVault(path: path)
         defer { holder.close() }
         let finished = try CommandLineTool.run(["serve", "--port", "0", "--data-file", path])

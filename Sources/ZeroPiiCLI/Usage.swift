@@ -35,7 +35,8 @@ enum Usage {
         Options:
           --host H             IPv4 address to bind (default 127.0.0.1)
           --port N             port to listen on; 0 picks a free one (default 8080)
-          --data-file F        keep the vault in F, so tokens survive restarts
+          --data-file F        keep the vault in F (and its index in F.index), so tokens
+                               survive restarts
           --token-ttl S        lifetime of issued access tokens in seconds (default 3600)
           --client-file F      accept the client credentials in F at POST /oauth/token:
                                one ID:SECRET per line, '#' starts a comment

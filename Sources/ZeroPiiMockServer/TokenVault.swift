@@ -7,12 +7,14 @@ import ZeroPiiCrypto
 /// Tokens come from a format-preserving cipher under the vault's key, so a value gets
 /// the same token forever and two values never share one. With a data file, the key
 /// lives in the file and every new value is written and fsynced, one record per
-/// request, before the answer that reveals its token is returned. Check-and-insert
-/// happens under one lock, so when many requests bring the same new value at once,
-/// exactly one of them sees `newlyCreated`.
+/// request, before the answer that reveals its token is returned; which values the
+/// vault has seen is looked up in an index file beside it, with a bounded part of it in
+/// memory, so the vault's memory does not grow with the number of values. Check-and-
+/// insert happens under one lock, so when many requests bring the same new value at
+/// once, exactly one of them sees `newlyCreated`.
 public final class TokenVault: @unchecked Sendable {
-    // Sendable: `seen`, `file` and `closed` are guarded by `lock`; the cipher and keys are
-    // immutable.
+    // Sendable: `index`, `file` and `closed` are guarded by `lock`; the cipher and keys
+    // are immutable.
     /// The outcome for one value: its token and whether the vault had seen it.
     public struct Entry: Sendable {
         /// The format-preserving token.
@@ -26,19 +28,25 @@ public final class TokenVault: @unchecked Sendable {
     private let cipher: FormatPreservingCipher
     private let fingerprintKey: HMAC<SHA256>
     private let lock = NSLock()
-    private var seen: Set<Fingerprint>
+    private let index: any FingerprintIndex
     private var file: VaultFile?
     private var closed = false
     /// Bytes of a torn last record dropped when the file was opened.
     public let droppedBytes: Int
+    /// How the index file was found when the vault opened; nil for a vault in memory.
+    let indexRecovery: VaultIndex.Recovery?
 
     /// A vault in memory with a fresh random key.
     public convenience init() {
-        try! self.init(key: SecureRandom.bytes(count: 32), file: nil, fingerprints: [], droppedBytes: 0)
+        try! self.init(key: SecureRandom.bytes(count: 32), file: nil, index: MemoryFingerprintIndex(), recovery: nil)
     }
 
-    /// A vault kept in `path`, created when missing, and held by this vault until
-    /// ``close()`` or its end: another process cannot open it meanwhile.
+    /// A vault kept in `path` (and its index in `path.index`), created when missing, and
+    /// held by this vault until ``close()`` or its end: another process cannot open it
+    /// meanwhile.
+    ///
+    /// Opening reads the whole file once, in bounded memory, to check it and to bring the
+    /// index up to date (or rebuild it, when it is missing, stale or damaged).
     ///
     /// - Parameters:
     ///   - path: the vault file; its folder must exist.
@@ -50,34 +58,47 @@ public final class TokenVault: @unchecked Sendable {
         try self.init(path: path, system: SystemVaultFileSystem(), whenLocked: whenLocked)
     }
 
-    /// A vault whose file goes through `system`, for tests that inject failures.
-    convenience init(path: String, system: any VaultFileSystem, whenLocked: (@Sendable () -> Void)? = nil) throws {
-        let (file, fingerprints, dropped) = try VaultFile.open(path: path, system: system, whenLocked: whenLocked)
-        try self.init(key: Data(file.key), file: file, fingerprints: fingerprints, droppedBytes: dropped)
+    /// A vault whose files go through `system`, for tests that inject failures, with the
+    /// index's sizes in `indexOptions`.
+    convenience init(
+        path: String, system: any VaultFileSystem, whenLocked: (@Sendable () -> Void)? = nil, indexOptions: VaultIndex.Options = .standard
+    ) throws {
+        let file = try VaultFile.open(path: path, system: system, whenLocked: whenLocked)
+        let (index, recovery) = try VaultIndex.open(beside: file, system: system, options: indexOptions)
+        try self.init(key: Data(file.key), file: file, index: index, recovery: recovery)
     }
 
-    private init(key: Data, file: VaultFile?, fingerprints: [Fingerprint], droppedBytes: Int) throws {
+    private init(key: Data, file: VaultFile?, index: any FingerprintIndex, recovery: VaultIndex.Recovery?) throws {
         let master = SymmetricKey(data: key)
         cipher = FormatPreservingCipher(
             key: try HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("zeropii-mock tokens".utf8), outputByteCount: 32))
         fingerprintKey = HMAC<SHA256>(
             key: try HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("zeropii-mock fingerprints".utf8), outputByteCount: 32))
-        seen = Set(fingerprints)
+        self.index = index
         self.file = file
-        self.droppedBytes = droppedBytes
+        droppedBytes = file?.droppedBytes ?? 0
+        indexRecovery = recovery
     }
 
-    /// Closes the data file, so that another vault may open it. Tokenizing a value the
-    /// vault has not seen fails from then on; ``token(for:)`` still answers.
+    deinit { closeFiles() }
+
+    /// Closes the data file and its index, so that another vault may open them.
+    /// Tokenizing fails from then on (for a vault in memory: tokenizing a value it has
+    /// not seen); ``token(for:)`` still answers.
     public func close() {
-        lock.withLock {
-            closed = true
-            file = nil
-        }
+        lock.withLock { closeFiles() }
+    }
+
+    /// The index's work is kept (a checkpoint) before the file's lock is let go, since
+    /// the lock covers both files.
+    private func closeFiles() {
+        if let diskIndex = index as? VaultIndex, let file { diskIndex.close(covering: file.position) }
+        closed = true
+        file = nil
     }
 
     /// How many distinct values the vault holds.
-    public var count: Int { lock.withLock { seen.count } }
+    public var count: Int { lock.withLock { index.count } }
 
     /// The token of a value, without recording it.
     public func token(for value: String) -> String {
@@ -87,24 +108,54 @@ public final class TokenVault: @unchecked Sendable {
     /// Tokenizes `values` in order, recording new ones durably before returning. A
     /// value repeated within the call is new at most once.
     public func tokenize(_ values: [String]) throws -> [Entry] {
+        try tokenize(values, crashingAfterLogWrite: false)
+    }
+
+    /// Tokenizes as ``tokenize(_:)``; with `crashingAfterLogWrite`, for tests, stops as a
+    /// crash would between the log's write and the index's: the record is durable, the
+    /// index is closed with nothing more written back, and the call fails.
+    func tokenize(_ values: [String], crashingAfterLogWrite: Bool) throws -> [Entry] {
         let tokens = values.map(cipher.encrypt)
+        let flags = try record(values, crashingAfterLogWrite: crashingAfterLogWrite)
+        return zip(tokens, flags).map { Entry(token: $0, exists: !$1, newlyCreated: $1) }
+    }
+
+    /// Records `values` as ``tokenize(_:)`` does, without computing their tokens, and
+    /// returns which of them were new. Tests of the index use it, since the tokens are
+    /// most of the cost of tokenizing.
+    func record(_ values: [String], crashingAfterLogWrite: Bool = false) throws -> [Bool] {
         let fingerprints = values.map(fingerprint)
         return try lock.withLock {
             var created: [Fingerprint] = []
+            var createdInThisCall = Set<Fingerprint>()
             var flags: [Bool] = []
             for fingerprint in fingerprints {
-                let isNew = seen.insert(fingerprint).inserted
+                let isNew = try !index.contains(fingerprint) && createdInThisCall.insert(fingerprint).inserted
                 if isNew { created.append(fingerprint) }
                 flags.append(isNew)
             }
-            do {
-                if closed && !created.isEmpty { throw VaultError.cannotWrite }
+            if !created.isEmpty {
+                if closed { throw VaultError.cannotWrite }
+                // Growing the index comes first: it then covers exactly the log as it is.
+                try index.reserveCapacity(adding: created.count, loggedUpTo: file?.position ?? .empty)
                 try file?.append(created)
-            } catch {
-                for fingerprint in created { seen.remove(fingerprint) }
-                throw error
+                if crashingAfterLogWrite {
+                    (index as? VaultIndex)?.abandon()
+                    closed = true
+                    file = nil
+                    throw VaultError.cannotWrite
+                }
+                for fingerprint in created { try index.insert(fingerprint) }
             }
-            return zip(tokens, flags).map { Entry(token: $0, exists: !$1, newlyCreated: $1) }
+            return flags
+        }
+    }
+
+    /// The index's page figures, for tests: pages held in memory, the most it may hold,
+    /// and pages in the table. Nil for a vault in memory.
+    var indexFigures: (heldPages: Int, pageLimit: Int, tablePages: Int)? {
+        lock.withLock {
+            (index as? VaultIndex).map { ($0.heldPageCount, $0.cachedPageLimit, $0.tablePageCount) }
         }
     }
 

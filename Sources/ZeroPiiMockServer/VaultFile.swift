@@ -25,60 +25,116 @@ import Darwin
 ///   appended after a torn record.
 /// - At start, a record cut short at the end of the file (a crash while writing it,
 ///   before it was acknowledged) is dropped; a bad record anywhere else, or a read
-///   error, stops the vault with a message and leaves the file as it is.
+///   error, stops the vault with a message and leaves the file as it is. The file is
+///   read in bounded memory (``VaultLogReader``), whatever its size.
+/// - The log is the source of truth for which values the vault holds; ``VaultIndex``
+///   beside it is how they are looked up, and is repaired or rebuilt from the log.
 final class VaultFile: @unchecked Sendable {
-    // Sendable: `length` and `broken` are only touched by `append`, which TokenVault
-    // calls under its lock; the rest is immutable.
+    // Sendable: `position`, `broken` and `droppedBytes` are only changed by `recover` and
+    // `append`, which TokenVault calls while it opens or under its lock; the rest is
+    // immutable.
     static let magic = Array("ZPVAULT".utf8)
     static let version = UInt8(ascii: "2")
     static let headerSize = 8 + 32 + 4
     static let fingerprintSize = 16
 
+    /// A point in the log: where its whole records end, and the checksum of the record
+    /// that ends there (0 when there is none). The index records the position it covers,
+    /// so that at start a stale index is told from a current one.
+    struct Position: Hashable, Sendable {
+        var length: Int
+        var lastRecordChecksum: UInt32
+
+        static let empty = Position(length: VaultFile.headerSize, lastRecordChecksum: 0)
+    }
+
+    /// One whole record as read back from the log.
+    struct Record {
+        /// The log up to the start of this record.
+        let before: Position
+        let end: Int
+        let checksum: UInt32
+        let fingerprints: [Fingerprint]
+
+        var offset: Int { before.length }
+    }
+
     private let descriptor: Int32
-    private let path: String
+    let path: String
     private let system: any VaultFileSystem
     let key: [UInt8]
-    /// The length of the file up to its last whole record.
-    private var length: Int
+    /// The header's CRC-32 of the key: what ties an index file to this vault.
+    let keyChecksum: UInt32
+    /// The end of the last whole record.
+    private(set) var position = Position.empty
     /// Set when a failed write could not be undone: the file may end in a torn record.
     private var broken = false
+    /// Bytes of a torn last record that ``recover(visiting:)`` dropped.
+    private(set) var droppedBytes = 0
 
-    /// Opens (or creates) the file, takes its lock, and returns it with every
-    /// fingerprint it holds and the size of a torn last record it dropped.
+    /// Opens (or creates) the file, takes its lock and reads its header; the records are
+    /// read by ``recover(visiting:)``, which must come next.
     ///
     /// - Parameter whenLocked: nil fails at once with ``VaultError/locked`` when another
     ///   process holds the file; otherwise it is called once and the lock is waited for.
     static func open(
         path: String, system: any VaultFileSystem = SystemVaultFileSystem(), whenLocked: (@Sendable () -> Void)? = nil
-    ) throws -> (file: VaultFile, fingerprints: [Fingerprint], droppedBytes: Int) {
+    ) throws -> VaultFile {
         let descriptor = try openOrCreate(path)
         do {
             try lock(descriptor, path: path, whenLocked: whenLocked)
-            let contents = try readAll(descriptor, path: path, system: system)
-            let key = try parseHeader(contents, path: path)
-            let (fingerprints, end) = try parseRecords(contents, path: path)
-            if end < contents.count {
-                guard system.truncate(descriptor, end) == 0, system.synchronize(descriptor) == 0 else {
-                    throw VaultError.cannotWrite(path, errno: errno)
-                }
-            }
-            let file = VaultFile(descriptor: descriptor, path: path, system: system, key: key, length: end)
-            return (file, fingerprints, contents.count - end)
+            var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system)
+            let header = try reader.readHeader(headerSize)
+            let key = try parseHeader(header, path: path)
+            return VaultFile(descriptor: descriptor, path: path, system: system, key: key, keyChecksum: load(header, at: 40))
         } catch {
             close(descriptor)
             throw error
         }
     }
 
-    private init(descriptor: Int32, path: String, system: any VaultFileSystem, key: [UInt8], length: Int) {
+    private init(descriptor: Int32, path: String, system: any VaultFileSystem, key: [UInt8], keyChecksum: UInt32) {
         self.descriptor = descriptor
         self.path = path
         self.system = system
         self.key = key
-        self.length = length
+        self.keyChecksum = keyChecksum
     }
 
     deinit { close(descriptor) }
+
+    /// Reads every whole record in order, handing each to `visit`, then cuts a torn tail
+    /// off the file (recorded in ``droppedBytes``) and sets ``position``.
+    func recover(visiting visit: (Record) throws -> Void) throws {
+        var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system)
+        _ = try reader.readHeader(Self.headerSize)
+        var last = Position.empty
+        while let record = try reader.nextRecord() {
+            try visit(record)
+            last = Position(length: record.end, lastRecordChecksum: record.checksum)
+        }
+        let fileSize = Int(lseek(descriptor, 0, SEEK_END))
+        if fileSize > last.length {
+            guard system.truncate(descriptor, last.length) == 0, system.synchronize(descriptor) == 0 else {
+                throw VaultError.cannotWrite(path, errno: errno)
+            }
+        }
+        droppedBytes = max(0, fileSize - last.length)
+        position = last
+    }
+
+    /// The file's size now.
+    var size: Int {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+    }
+
+    /// Reads every whole record again, in order (after ``recover(visiting:)``).
+    func forEachRecord(_ visit: (Record) throws -> Void) throws {
+        var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system)
+        _ = try reader.readHeader(Self.headerSize)
+        while let record = try reader.nextRecord() { try visit(record) }
+    }
 
     /// Appends one record of new fingerprints and waits until it is on disk.
     func append(_ fingerprints: [Fingerprint]) throws {
@@ -88,7 +144,8 @@ final class VaultFile: @unchecked Sendable {
         record.reserveCapacity(8 + fingerprints.count * Self.fingerprintSize)
         withUnsafeBytes(of: UInt32(fingerprints.count).bigEndian) { record.append(contentsOf: $0) }
         for fingerprint in fingerprints { fingerprint.append(to: &record) }
-        withUnsafeBytes(of: CRC32.checksum(record).bigEndian) { record.append(contentsOf: $0) }
+        let checksum = CRC32.checksum(record)
+        withUnsafeBytes(of: checksum.bigEndian) { record.append(contentsOf: $0) }
         var failure: Int32 = 0
         record.withUnsafeBytes { raw in
             var offset = 0
@@ -105,15 +162,15 @@ final class VaultFile: @unchecked Sendable {
         }
         guard failure == 0 else {
             // Back to the last whole record, so a later record never follows a torn one.
-            if system.truncate(descriptor, length) != 0 || system.synchronize(descriptor) != 0 { broken = true }
+            if system.truncate(descriptor, position.length) != 0 || system.synchronize(descriptor) != 0 { broken = true }
             throw VaultError.cannotWrite(path, errno: failure)
         }
-        length += record.count
+        position = Position(length: position.length + record.count, lastRecordChecksum: checksum)
     }
 
     // MARK: Opening
 
-    private static func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    static func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
         #if canImport(Glibc)
         return Glibc.open(path, flags | O_CLOEXEC, mode)
         #else
@@ -163,19 +220,6 @@ final class VaultFile: @unchecked Sendable {
         }
     }
 
-    private static func readAll(_ descriptor: Int32, path: String, system: any VaultFileSystem) throws -> [UInt8] {
-        var contents = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        lseek(descriptor, 0, SEEK_SET)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { system.read(descriptor, $0.baseAddress!, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw VaultError.cannotRead(path, errno: errno) }
-            if count == 0 { return contents }
-            contents.append(contentsOf: chunk[0..<count])
-        }
-    }
-
     private static func parseHeader(_ contents: [UInt8], path: String) throws -> [UInt8] {
         guard contents.count >= magic.count + 1, Array(contents[0..<magic.count]) == magic else {
             throw VaultError.notAVaultFile(path)
@@ -190,42 +234,12 @@ final class VaultFile: @unchecked Sendable {
         return Array(contents[8..<40])
     }
 
-    /// Every fingerprint, and where the last whole record ends. A record that runs past
-    /// the end of the file, or that reaches it exactly and does not check, is the torn
-    /// tail of a crash; a bad record with more bytes after it is damage.
-    private static func parseRecords(_ contents: [UInt8], path: String) throws -> ([Fingerprint], Int) {
-        var fingerprints: [Fingerprint] = []
-        var offset = headerSize
-        while offset < contents.count {
-            guard offset + 4 <= contents.count else { break }
-            let count = Int(load(contents, at: offset))
-            guard count > 0, count <= 1_000_000 else {
-                // Zeros to the end: blocks a crash allocated but never filled.
-                if contents[offset...].allSatisfy({ $0 == 0 }) { break }
-                throw VaultError.damaged(path, offset: offset)
-            }
-            let end = offset + 4 + count * fingerprintSize + 4
-            guard end <= contents.count else { break }
-            guard load(contents, at: end - 4) == CRC32.checksum(contents[offset..<(end - 4)]) else {
-                if end == contents.count { break }
-                throw VaultError.damaged(path, offset: offset)
-            }
-            var position = offset + 4
-            for _ in 0..<count {
-                fingerprints.append(Fingerprint(contents[position..<(position + fingerprintSize)]))
-                position += fingerprintSize
-            }
-            offset = end
-        }
-        return (fingerprints, offset)
-    }
-
     private static func load(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 
     /// Makes the new file's directory entry durable too.
-    private static func syncDirectory(of path: String) {
+    static func syncDirectory(of path: String) {
         let directory = (path as NSString).deletingLastPathComponent
         let descriptor = systemOpen(directory.isEmpty ? "." : directory, O_RDONLY)
         if descriptor >= 0 {

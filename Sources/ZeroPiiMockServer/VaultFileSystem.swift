@@ -4,12 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-/// The system calls through which ``VaultFile`` reads and writes its data: the one seam
-/// where a test injects a failed or short write, a failed sync or a read error. Each
-/// call has the meaning and return value of the POSIX call it is named after.
+/// The system calls through which ``VaultFile`` and ``VaultIndexFile`` read and write
+/// their data: the one seam where a test injects a failed or short write, a failed sync
+/// or a read error. Each call has the meaning and return value of the POSIX call it is
+/// named after (`readAt` is `pread`, `writeAt` is `pwrite`).
 protocol VaultFileSystem: Sendable {
     func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
     func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    func readAt(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) -> Int
+    func writeAt(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int
     /// Makes written data durable: `F_FULLFSYNC` where the platform has it (a plain
     /// `fsync` on Apple platforms leaves the data in the drive's cache), else `fsync`.
     func synchronize(_ descriptor: Int32) -> Int32
@@ -32,6 +35,14 @@ struct SystemVaultFileSystem: VaultFileSystem {
         #else
         return Darwin.write(descriptor, buffer, count)
         #endif
+    }
+
+    func readAt(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) -> Int {
+        pread(descriptor, buffer, count, off_t(offset))
+    }
+
+    func writeAt(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
+        pwrite(descriptor, buffer, count, off_t(offset))
     }
 
     func synchronize(_ descriptor: Int32) -> Int32 {

@@ -8,6 +8,13 @@ struct TokenVaultTests {
         NSTemporaryDirectory() + "zeropii-vault-\(UUID().uuidString).db"
     }
 
+    /// Removes a vault file and its index.
+    static func removeVault(_ path: String) {
+        for file in [path, VaultIndex.path(forVault: path), VaultIndex.path(forVault: path) + ".growing"] {
+            try? FileManager.default.removeItem(atPath: file)
+        }
+    }
+
     @Test func tokensAreStableAndFlagsTrackWhatWasSeen() throws {
         let vault = TokenVault()
         let first = try vault.tokenize(["a@example.com", "b@example.com", "a@example.com"])
@@ -32,7 +39,7 @@ struct TokenVaultTests {
 
     @Test func aRestartKeepsEveryTokenAndFlag() throws {
         let path = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeVault(path) }
         let before = try TokenVault(path: path).tokenize(["a", "b", "c"])
         let reopened = try TokenVault(path: path)
         #expect(reopened.count == 3)
@@ -45,7 +52,7 @@ struct TokenVaultTests {
 
     @Test func aTornLastRecordIsDroppedNotFatal() throws {
         let path = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeVault(path) }
         let tokens = try TokenVault(path: path).tokenize(["kept-1", "kept-2"])
         let sizeBefore = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
         // A crash in the middle of a record: its count and half its fingerprints.
@@ -64,7 +71,7 @@ struct TokenVaultTests {
 
     @Test func aCorruptedRecordEndsTheLog() throws {
         let path = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeVault(path) }
         _ = try TokenVault(path: path).tokenize(["first"])
         _ = try TokenVault(path: path).tokenize(["second"])
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -77,7 +84,7 @@ struct TokenVaultTests {
 
     @Test func aFileThatIsNotAVaultIsRefused() throws {
         let path = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeVault(path) }
         try Data("not a vault at all, just some text that is long enough".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: VaultError.notAVaultFile) { try TokenVault(path: path) }
     }
@@ -85,7 +92,7 @@ struct TokenVaultTests {
     /// A vault of the previous token function (format 1) is refused, never read.
     @Test func aVaultOfTheEarlierTokenFunctionIsRefusedWithAWayOut() throws {
         let path = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeVault(path) }
         let old = Data("ZPVAULT1".utf8) + Data(repeating: 7, count: 36) + Data([0, 0, 0, 1]) + Data(repeating: 9, count: 20)
         try old.write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
@@ -97,7 +104,7 @@ struct TokenVaultTests {
     /// A bad record with more after it is damage, not a torn tail: refused, not cut.
     @Test func aDamagedRecordBeforeTheEndIsAnErrorAndTheFileIsKept() throws {
         let path = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeVault(path) }
         _ = try TokenVault(path: path).tokenize(["first"])
         _ = try TokenVault(path: path).tokenize(["second"])
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -110,7 +117,7 @@ struct TokenVaultTests {
 
     @Test func aReadErrorAtStartIsAnErrorAndTheFileIsKept() throws {
         let path = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeVault(path) }
         _ = try TokenVault(path: path).tokenize(["first"])
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let system = InjectedFileSystem()
@@ -122,10 +129,12 @@ struct TokenVaultTests {
 
     @Test func theFileIsTheOwnersOnly() throws {
         let path = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeVault(path) }
         _ = try TokenVault(path: path)
         let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
+        let indexPermissions = try FileManager.default.attributesOfItem(atPath: VaultIndex.path(forVault: path))[.posixPermissions] as? Int
+        #expect(indexPermissions == 0o600)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
             .filter { $0.hasPrefix((path as NSString).lastPathComponent + ".new-") }
         #expect(leftovers.isEmpty)
@@ -134,7 +143,7 @@ struct TokenVaultTests {
     /// One holder at a time: a second vault on the file is refused, or waits when asked to.
     @Test func aHeldFileIsRefusedOrWaitedFor() throws {
         let path = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeVault(path) }
         let holder = try TokenVault(path: path)
         let token = try holder.tokenize(["held"])[0].token
         let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
@@ -164,7 +173,7 @@ struct TokenVaultTests {
     /// token across a restart.
     @Test func aFailedWriteLosesNothingAcknowledged() throws {
         let path = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { Self.removeVault(path) }
         let system = InjectedFileSystem()
         let vault = try TokenVault(path: path, system: system)
         let before = try vault.tokenize(["a@example.com", "b@example.com"])
@@ -225,6 +234,18 @@ final class InjectedFileSystem: VaultFileSystem, @unchecked Sendable {
         lock.withLock { writeHalfway = false }
         errno = ENOSPC
         return -1
+    }
+
+    func readAt(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) -> Int {
+        if failReads {
+            errno = EIO
+            return -1
+        }
+        return system.readAt(descriptor, buffer, count, offset)
+    }
+
+    func writeAt(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
+        system.writeAt(descriptor, buffer, count, offset)
     }
 
     func synchronize(_ descriptor: Int32) -> Int32 {

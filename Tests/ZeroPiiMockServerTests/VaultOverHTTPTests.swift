@@ -22,7 +22,7 @@ struct VaultOverHTTPTests {
     /// keeps its token across a restart, and the failed value is new then.
     @Test func aFailedWriteIsA500WithNoTokenAndLosesNothingAnswered() throws {
         let path = TokenVaultTests.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { TokenVaultTests.removeVault(path) }
         let system = InjectedFileSystem()
         let server = try MockTokenizationServer(configuration: MockServerConfiguration(), vault: TokenVault(path: path, system: system))
         let token = server.issueAccessToken()

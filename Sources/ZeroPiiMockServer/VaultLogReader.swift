@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads the vault's log from its start, one whole record at a time, holding at most
+/// one read chunk and one record in memory, so opening a vault of any size takes the
+/// same memory.
+///
+/// It applies the rules of ``VaultFile`` for the end of the log: a record that runs
+/// past the end of the file, or that reaches it exactly and does not check, is the torn
+/// tail of a crash, and so are zeros to the end (blocks a crash allocated but never
+/// filled); a bad record with more bytes after it is damage.
+struct VaultLogReader {
+    private static let chunkSize = 1 << 20
+    private static let largestRecordCount = 1_000_000
+
+    private let descriptor: Int32
+    private let path: String
+    private let system: any VaultFileSystem
+    /// The file's size when reading began; the vault's lock keeps it from changing.
+    private let fileSize: Int
+    private var buffer: [UInt8] = []
+    /// Where in `buffer` the next unread byte is.
+    private var start = 0
+    /// The file offset of `buffer[start]`.
+    private var offset = 0
+    /// Where the last whole record read so far ends (after the header, before any).
+    private(set) var endOfRecords = 0
+    /// The checksum of that record (0 before any).
+    private var lastChecksum: UInt32 = 0
+    /// How far into the file `buffer` reaches.
+    private var readUpTo = 0
+
+    init(descriptor: Int32, path: String, system: any VaultFileSystem) throws {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw VaultError.cannotRead(path, errno: errno) }
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw VaultError.cannotRead(path, errno: errno) }
+        self.descriptor = descriptor
+        self.path = path
+        self.system = system
+        fileSize = Int(status.st_size)
+    }
+
+    /// The first `count` bytes of the file, or all of them when it is shorter.
+    mutating func readHeader(_ count: Int) throws -> [UInt8] {
+        _ = try fill(count)
+        let header = Array(buffer[start..<min(buffer.count, start + count)])
+        consume(header.count)
+        endOfRecords = offset
+        return header
+    }
+
+    /// The next whole record, or nil where the whole records end (at ``endOfRecords``).
+    mutating func nextRecord() throws -> VaultFile.Record? {
+        guard try fill(4) else { return nil }
+        let count = Int(load(at: start))
+        guard count > 0, count <= Self.largestRecordCount else {
+            if try restIsZeros() { return nil }
+            throw VaultError.damaged(path, offset: offset)
+        }
+        let size = 4 + count * VaultFile.fingerprintSize + 4
+        guard try fill(size) else { return nil }
+        let checksum = load(at: start + size - 4)
+        guard checksum == CRC32.checksum(buffer[start..<(start + size - 4)]) else {
+            if offset + size == fileSize { return nil }
+            throw VaultError.damaged(path, offset: offset)
+        }
+        let fingerprints = buffer.withUnsafeBytes { raw in
+            (0..<count).map { Fingerprint(bytesAt: raw.baseAddress! + start + 4 + $0 * VaultFile.fingerprintSize) }
+        }
+        let record = VaultFile.Record(
+            before: VaultFile.Position(length: offset, lastRecordChecksum: lastChecksum), end: offset + size, checksum: checksum,
+            fingerprints: fingerprints)
+        consume(size)
+        endOfRecords = offset
+        lastChecksum = checksum
+        return record
+    }
+
+    /// Makes `count` unread bytes available; false when the file ends first.
+    private mutating func fill(_ count: Int) throws -> Bool {
+        while buffer.count - start < count {
+            guard readUpTo < fileSize else { return false }
+            if start > 0 {
+                buffer.removeSubrange(0..<start)
+                start = 0
+            }
+            let wanted = min(max(Self.chunkSize, count - buffer.count), fileSize - readUpTo)
+            let oldCount = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: wanted))
+            let (descriptor, path, system) = (self.descriptor, self.path, self.system)
+            let got = try buffer.withUnsafeMutableBytes { raw in
+                try Self.readFully(descriptor, path: path, system: system, into: raw.baseAddress! + oldCount, count: wanted)
+            }
+            buffer.removeLast(wanted - got)
+            readUpTo += got
+            // The file ended sooner than its size said: treat it as the end.
+            if got < wanted { return buffer.count - start >= count }
+        }
+        return true
+    }
+
+    private static func readFully(
+        _ descriptor: Int32, path: String, system: any VaultFileSystem, into pointer: UnsafeMutableRawPointer, count: Int
+    ) throws -> Int {
+        var total = 0
+        while total < count {
+            let got = system.read(descriptor, pointer + total, count - total)
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { throw VaultError.cannotRead(path, errno: errno) }
+            if got == 0 { break }
+            total += got
+        }
+        return total
+    }
+
+    private mutating func consume(_ count: Int) {
+        start += count
+        offset += count
+    }
+
+    /// Whether every byte from here to the end of the file is zero.
+    private mutating func restIsZeros() throws -> Bool {
+        while true {
+            guard buffer[start...].allSatisfy({ $0 == 0 }) else { return false }
+            let remaining = buffer.count - start
+            consume(remaining)
+            guard try fill(1) else { return true }
+        }
+    }
+
+    private func load(at index: Int) -> UInt32 {
+        UInt32(buffer[index]) << 24 | UInt32(buffer[index + 1]) << 16 | UInt32(buffer[index + 2]) << 8 | UInt32(buffer[index + 3])
+    }
+}

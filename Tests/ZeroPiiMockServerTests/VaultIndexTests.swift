@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+
+@testable import ZeroPiiMockServer
+
+/// The vault's on-disk index: it agrees with the log, survives growth, is repaired or
+/// rebuilt from the log at open, and keeps a bounded number of pages in memory.
+struct VaultIndexTests {
+    /// Small sizes, so that a few thousand values make the table grow and pages get
+    /// evicted and written back.
+    static let small = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 8)
+
+    static func values(_ range: Range<Int>) -> [String] { range.map { "user\($0)@example.com" } }
+
+    /// Tokenizes `values` in batches of `batch` and returns every entry.
+    static func fill(_ vault: TokenVault, _ values: [String], batch: Int = 500) throws -> [TokenVault.Entry] {
+        var entries: [TokenVault.Entry] = []
+        var start = 0
+        while start < values.count {
+            entries += try vault.tokenize(Array(values[start..<min(values.count, start + batch)]))
+            start += batch
+        }
+        return entries
+    }
+
+    /// Records `values` in batches of 1000 (no tokens) and returns which were new.
+    static func record(_ vault: TokenVault, _ values: [String]) throws -> [Bool] {
+        var flags: [Bool] = []
+        var start = 0
+        while start < values.count {
+            flags += try vault.record(Array(values[start..<min(values.count, start + 1000)]))
+            start += 1000
+        }
+        return flags
+    }
+
+    static func indexPath(_ path: String) -> String { VaultIndex.path(forVault: path) }
+
+    @Test func theIndexAgreesWithTheLogAfterManyInsertsAndAReopen() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let vault = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: Self.small)
+        #expect(vault.indexRecovery == .rebuilt(.missing))
+        let first = try Self.fill(vault, Self.values(0..<20_000))
+        #expect(first.allSatisfy { $0.newlyCreated })
+        #expect(vault.count == 20_000)
+        vault.close()
+
+        let reopened = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: Self.small)
+        #expect(reopened.indexRecovery == .reused)
+        #expect(reopened.count == 20_000)
+        let again = try Self.fill(reopened, Self.values(0..<20_100))
+        #expect(again.prefix(20_000).allSatisfy { $0.exists && !$0.newlyCreated })
+        #expect(again.suffix(100).allSatisfy { $0.newlyCreated })
+        #expect(again.prefix(20_000).map(\.token) == first.map(\.token))
+        reopened.close()
+
+        // The same answers from an index built afresh from the log alone.
+        try FileManager.default.removeItem(atPath: Self.indexPath(path))
+        let rebuilt = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: Self.small)
+        #expect(rebuilt.indexRecovery == .rebuilt(.missing))
+        #expect(rebuilt.count == 20_100)
+        #expect(try Self.fill(rebuilt, Self.values(0..<20_100)).allSatisfy { $0.exists })
+    }
+
+    enum Damage: String, CaseIterable, CustomTestStringConvertible {
+        case deleted, truncated, headerByteFlipped, slotByteFlipped, pageZeroed, fromAnotherVault
+        var testDescription: String { rawValue }
+    }
+
+    /// Whatever happened to the index file, the vault opens with every value it had
+    /// (rebuilt from the log), and the next open uses the rebuilt index as it is.
+    @Test(arguments: Damage.allCases) func aDamagedIndexIsRebuiltFromTheLog(_ damage: Damage) throws {
+        let path = TokenVaultTests.temporaryPath()
+        let other = TokenVaultTests.temporaryPath()
+        defer {
+            TokenVaultTests.removeVault(path)
+            TokenVaultTests.removeVault(other)
+        }
+        let vault = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: Self.small)
+        let before = try Self.fill(vault, Self.values(0..<3000))
+        vault.close()
+
+        let index = Self.indexPath(path)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: index))
+        let expected: VaultIndex.RebuildReason
+        switch damage {
+        case .deleted:
+            try FileManager.default.removeItem(atPath: index)
+            expected = .missing
+        case .truncated:
+            try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: index))
+            expected = .wrongSize
+        case .headerByteFlipped:
+            bytes[20] ^= 0x01
+            try bytes.write(to: URL(fileURLWithPath: index))
+            expected = .notAnIndex
+        case .slotByteFlipped:
+            bytes[VaultIndexFile.pageSize + 100] ^= 0x01
+            try bytes.write(to: URL(fileURLWithPath: index))
+            expected = .damaged
+        case .pageZeroed:
+            bytes.replaceSubrange(VaultIndexFile.pageSize..<(2 * VaultIndexFile.pageSize), with: Data(count: VaultIndexFile.pageSize))
+            try bytes.write(to: URL(fileURLWithPath: index))
+            expected = .wrongCount
+        case .fromAnotherVault:
+            let stranger = try TokenVault(path: other)
+            _ = try stranger.tokenize(["someone else"])
+            stranger.close()
+            try FileManager.default.removeItem(atPath: index)
+            try FileManager.default.copyItem(atPath: Self.indexPath(other), toPath: index)
+            expected = .otherVault
+        }
+
+        let reopened = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: Self.small)
+        #expect(reopened.indexRecovery == .rebuilt(expected))
+        #expect(reopened.count == 3000)
+        let after = try Self.fill(reopened, Self.values(0..<3001))
+        #expect(after.prefix(3000).allSatisfy { $0.exists && !$0.newlyCreated })
+        #expect(after.prefix(3000).map(\.token) == before.map(\.token))
+        #expect(after[3000].newlyCreated)
+        reopened.close()
+        let third = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: Self.small)
+        #expect(third.indexRecovery == .reused)
+        #expect(third.count == 3001)
+    }
+
+    /// A log cut back behind what the index covers (its last record torn): the index is
+    /// stale, and is rebuilt from what the log still holds.
+    @Test func anIndexThatCoversMoreThanTheLogIsRebuilt() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        _ = try TokenVault(path: path).tokenize(["first"])
+        _ = try TokenVault(path: path).tokenize(["second"])
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count - 10] ^= 0xFF  // inside the last record, which is then a torn tail
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let reopened = try TokenVault(path: path)
+        #expect(reopened.indexRecovery == .rebuilt(.stale))
+        #expect(try reopened.tokenize(["first", "second"]).map(\.exists) == [true, false])
+    }
+
+    /// Doubling the table again and again (from one page to thousands) keeps every value,
+    /// while the pages in memory never pass their bound.
+    @Test func growingKeepsEveryEntry() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let options = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 16)
+        let vault = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
+        let values = Self.values(0..<200_000)
+        #expect(try Self.record(vault, values).allSatisfy { $0 })
+        let figures = try #require(vault.indexFigures)
+        #expect(figures.tablePages == 2048)  // 200,000 at most 70% of 255 slots a page, doubled from 1
+        #expect(figures.heldPages <= 16)
+        #expect(try Self.record(vault, values).allSatisfy { !$0 })
+        vault.close()
+        let reopened = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
+        #expect(reopened.indexRecovery == .reused)
+        #expect(reopened.count == 200_000)
+        #expect(try Self.record(reopened, values + ["one more"]) == Array(repeating: false, count: 200_000) + [true])
+    }
+
+    /// The pages held in memory stay at their bound however many values come in.
+    @Test func thePagesInMemoryStayAtTheirBound() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let options = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 32)
+        let vault = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
+        var held: [Int] = []
+        var tablePages: [Int] = []
+        for round in 0..<5 {
+            _ = try Self.record(vault, Self.values((round * 20_000)..<((round + 1) * 20_000)))
+            let figures = try #require(vault.indexFigures)
+            held.append(figures.heldPages)
+            tablePages.append(figures.tablePages)
+        }
+        #expect(held == [32, 32, 32, 32, 32])
+        #expect(tablePages.last! >= 16 * 32)
+        #expect(vault.count == 100_000)
+    }
+
+    /// A crash after the log's record was synced and before the index took it in: the
+    /// next open replays that record from the log (the index had been checkpointed).
+    @Test func aCrashBetweenTheLogWriteAndTheIndexWriteIsRepairedAtTheNextOpen() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let vault = try TokenVault(path: path)
+        let before = try vault.tokenize(["a@example.com", "b@example.com"])
+        #expect(throws: VaultError.cannotWrite) {
+            try vault.tokenize(["c@example.com", "a@example.com", "d@example.com"], crashingAfterLogWrite: true)
+        }
+        #expect(throws: VaultError.cannotWrite) { try vault.tokenize(["a@example.com"]) }
+
+        let reopened = try TokenVault(path: path)
+        #expect(reopened.indexRecovery == .caughtUp(records: 2))
+        #expect(reopened.count == 4)
+        let after = try reopened.tokenize(["a@example.com", "b@example.com", "c@example.com", "d@example.com", "e@example.com"])
+        #expect(after.map(\.exists) == [true, true, true, true, false])
+        #expect(after.prefix(2).map(\.token) == before.map(\.token))
+        #expect(after[2].token == reopened.token(for: "c@example.com"))
+    }
+
+    /// A crash after changed pages had been written back (the header then says the file
+    /// is not clean): the index is rebuilt from the log.
+    @Test func aCrashAfterPagesWereWrittenBackRebuildsTheIndex() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let options = VaultIndex.Options(initialPageCount: 64, cachedPageLimit: 2)
+        let vault = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
+        _ = try Self.fill(vault, Self.values(0..<5000))
+        #expect(throws: VaultError.cannotWrite) {
+            try vault.tokenize(Self.values(5000..<5010), crashingAfterLogWrite: true)
+        }
+        let reopened = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
+        #expect(reopened.indexRecovery == .rebuilt(.notClosedCleanly))
+        #expect(reopened.count == 5010)
+        #expect(try Self.fill(reopened, Self.values(0..<5011)).map(\.exists) == Array(repeating: true, count: 5010) + [false])
+    }
+
+    /// A table half built when a crash came while growing is removed; the old one is
+    /// whole and is used.
+    @Test func aTableLeftHalfGrownIsRemoved() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        _ = try TokenVault(path: path).tokenize(["kept"])
+        let growing = Self.indexPath(path) + ".growing"
+        try Data(repeating: 7, count: 9000).write(to: URL(fileURLWithPath: growing))
+        let reopened = try TokenVault(path: path)
+        #expect(reopened.indexRecovery == .reused)
+        #expect(!FileManager.default.fileExists(atPath: growing))
+        #expect(try reopened.tokenize(["kept"])[0].exists)
+    }
+
+    /// Many threads bringing the same new value to a vault with a file: one of them
+    /// sees it as new, and the index holds it once.
+    @Test func exactlyOneConcurrentRequestSeesANewValueAsNewWithAFile() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let vault = try TokenVault(path: path)
+        let results = ConcurrentResults<Bool>(count: 64)
+        DispatchQueue.concurrentPerform(iterations: 64) { index in
+            results.set(index, (try? vault.tokenize(["same-new-value", "other-\(index % 4)"])[0].newlyCreated) ?? false)
+        }
+        #expect(results.all.filter { $0 }.count == 1)
+        #expect(vault.count == 5)
+    }
+}
