@@ -58,6 +58,68 @@ struct TokenizeCommandLineTests {
         #expect(errorOutput == "", "nothing on standard error, no backtrace: \(errorOutput.prefix(500))")
     }
 
+    /// Found from outside: a CSV exported as Windows-1252 (`M\xFCller`, `M\xE4ller`,
+    /// `M\xF6ller`) gave all three names one token, exit 0, since each invalid byte became
+    /// U+FFFD. Such rows are refused by line, with nothing of the value on stderr; a
+    /// column that is not tokenized may hold any bytes; values on standard input too.
+    @Test func valuesThatAreNotUTF8AreRefusedNotMergedIntoOneToken() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var latin1 = Data("name;email\r\n".utf8)
+        for (letter, email) in [(0xFC, "a@x.de"), (0xE4, "b@x.de"), (0xF6, "c@x.de")] as [(UInt8, String)] {
+            latin1 += Data("M".utf8) + Data([letter]) + Data("ller;\(email)\r\n".utf8)
+        }
+        try latin1.write(to: URL(fileURLWithPath: directory + "/latin1.csv"))
+        let names = try CommandLineTool.run([
+            "tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", directory + "/latin1.csv", "--columns", "name",
+        ])
+        #expect(names.status == 1)
+        #expect(names.outputBytes == Data("name;email\r\n".utf8))
+        let lines = names.errorOutput.split(separator: "\n").map(String.init)
+        for line in 2...4 {
+            #expect(lines.contains { $0.hasPrefix("zeropii: line \(line) has a value that is not UTF-8") })
+        }
+        #expect(lines.last == "zeropii: failed rows on lines 2-4")
+        #expect(!names.errorOutput.contains("ller") && !names.errorOutput.contains("@x.de"))
+
+        // The email column is UTF-8: tokenized, and the names' bytes copied as they are.
+        let emails = try CommandLineTool.run([
+            "tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", directory + "/latin1.csv", "--columns", "email",
+        ])
+        #expect(emails.status == 0, "\(emails.errorOutput)")
+        let tokens = try Self.tokens(["a@x.de", "b@x.de", "c@x.de"], directory: directory)
+        var expected = Data("name;email\r\n".utf8)
+        for (letter, token) in zip([0xFC, 0xE4, 0xF6] as [UInt8], tokens) {
+            expected += Data("M".utf8) + Data([letter]) + Data("ller;\(token)\r\n".utf8)
+        }
+        #expect(emails.outputBytes == expected)
+
+        let standardInput = try CommandLineTool.run(
+            ["tokenize", "--quiet", "--data-dir", directory + "/data", "-"],
+            input: Data("a@x.de\nM".utf8) + Data([0xFC]) + Data("ller\n".utf8))
+        #expect(standardInput.status == 1)
+        #expect(standardInput.output == tokens[0] + "\n")
+        #expect(standardInput.errorOutput.contains("zeropii: line 2 is not UTF-8"))
+
+        // An argument: Swift's CommandLine.arguments would have made it U+FFFD.
+        // Foundation's Process takes String arguments, so the invalid byte goes in by way
+        // of the shell, which passes bytes through.
+        let process = Process()
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", "exec \"$0\" tokenize --data-dir \"$1\" \"$(printf 'M\\374ller')\"", CommandLineTool.executable.path, directory + "/data",
+        ]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.hasPrefix("zeropii: argument 4 is not UTF-8 text"), "\(message)")
+        #expect(!message.contains("ller"))
+    }
+
     @Test func anExcelCSVWithAByteOrderMarkAndSemicolonsRoundTripsByteExact() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -20,9 +20,19 @@ struct CSVReader {
     struct Field {
         /// Where the field's bytes (quotes included) sit in ``Record/bytes``.
         let range: Range<Int>
-        /// The field's value, unquoted and unescaped.
+        /// The field's value, unquoted and unescaped (invalid UTF-8 shown as U+FFFD).
         let value: String
         let isQuoted: Bool
+        /// Whether the unquoted bytes are valid UTF-8: only such a value may be sent.
+        let isUTF8: Bool
+
+        init(range: Range<Int>, bytes: some Collection<UInt8>, isQuoted: Bool) {
+            self.range = range
+            let text = StrictUTF8.decode(bytes)
+            value = text ?? String(decoding: bytes, as: UTF8.self)
+            isUTF8 = text != nil
+            self.isQuoted = isQuoted
+        }
     }
 
     struct Record {
@@ -277,7 +287,7 @@ struct CSVReader {
                     if !atEnd { return .needMore }
                     return .malformed(.unclosedQuote(lineOffset: openedAt), resume: buffer.count)
                 }
-                fields.append(Field(range: (fieldStart - start)..<(index - start), value: String(decoding: value, as: UTF8.self), isQuoted: true))
+                fields.append(Field(range: (fieldStart - start)..<(index - start), bytes: value, isQuoted: true))
                 if index < buffer.count, buffer[index] != delimiter, buffer[index] != Self.carriageReturn, buffer[index] != Self.lineFeed {
                     return skipLine(from: index, problem: .textAfterClosingQuote, atEnd: atEnd)
                 }
@@ -303,10 +313,7 @@ struct CSVReader {
                     index += 1
                 }
                 if index >= buffer.count && !atEnd { return .needMore }
-                fields.append(
-                    Field(
-                        range: (fieldStart - start)..<(index - start), value: String(decoding: buffer[fieldStart..<index], as: UTF8.self),
-                        isQuoted: false))
+                fields.append(Field(range: (fieldStart - start)..<(index - start), bytes: buffer[fieldStart..<index], isQuoted: false))
             }
             // After a field: a delimiter, a line ending, or the end of the input.
             if index >= buffer.count {

@@ -129,8 +129,12 @@ final class CSVTokenizer {
                     batch.records.append(record)
                     batch.fieldIndexes.append([])
                 } else {
-                    guard let indexes = Self.valueIndexes(record, columns: columnIndexes) else {
-                        Console.error("zeropii: line \(record.line) has too few fields or a value over 4096 bytes; the row was left out")
+                    let indexes: [Int]
+                    switch Self.valueIndexes(record, columns: columnIndexes) {
+                    case .success(let found):
+                        indexes = found
+                    case .failure(let problem):
+                        Console.error("zeropii: line \(record.line) \(problem.reason); the row was left out")
                         noteFailed(record.line...record.line)
                         if options.strict {
                             stopped = true
@@ -265,16 +269,31 @@ final class CSVTokenizer {
 
     /// The indexes of the fields to tokenize in `record` (empty fields stay as they
     /// are); nil when a column is missing or a value is longer than the protocol allows.
-    static func valueIndexes(_ record: CSVReader.Record, columns: [Int]) -> [Int]? {
+    static func valueIndexes(_ record: CSVReader.Record, columns: [Int]) -> Result<[Int], RowProblem> {
         var indexes: [Int] = []
         for column in columns {
-            guard column < record.fields.count else { return nil }
-            let value = record.fields[column].value
-            if value.isEmpty { continue }
-            guard value.utf8.count <= 4096 else { return nil }
+            guard column < record.fields.count else { return .failure(.tooFewFieldsOrValueTooLong) }
+            let field = record.fields[column]
+            guard field.isUTF8 else { return .failure(.notUTF8) }
+            if field.value.isEmpty { continue }
+            guard field.value.utf8.count <= 4096 else { return .failure(.tooFewFieldsOrValueTooLong) }
             indexes.append(column)
         }
-        return indexes
+        return .success(indexes)
+    }
+
+    /// Why a row's values cannot be sent.
+    enum RowProblem: Error, Equatable {
+        case tooFewFieldsOrValueTooLong
+        case notUTF8
+
+        /// What the row's line has, for the one line naming it (never the value).
+        var reason: String {
+            switch self {
+            case .tooFewFieldsOrValueTooLong: "has too few fields or a value over 4096 bytes"
+            case .notUTF8: "has a value that is not UTF-8 (is the file in another encoding, such as Windows-1252? save it as UTF-8)"
+            }
+        }
     }
 
     /// The record's bytes with the given fields replaced, quoted the way they were.

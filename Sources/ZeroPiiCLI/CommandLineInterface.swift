@@ -4,6 +4,23 @@ import Foundation
 /// (0 success, 1 some values could not be tokenized or a file could not be used,
 /// 2 usage error, 141 the output was closed).
 public enum CommandLineInterface {
+    /// Runs `zeropii` with the process's own arguments. They are read as bytes: Swift's
+    /// `CommandLine.arguments` replaces bytes that are not UTF-8 with U+FFFD, which gave
+    /// different values one token; an argument that is not UTF-8 is a usage error.
+    public static func runWithProcessArguments() async -> Int32 {
+        var arguments: [String] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { break }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            guard let argument = StrictUTF8.decode(bytes) else {
+                Usage.fail("argument \(index) is not UTF-8 text", hint: "values must be UTF-8; convert them first (for example with iconv)")
+                return 2
+            }
+            arguments.append(argument)
+        }
+        return await run(arguments)
+    }
+
     /// Runs `zeropii` with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) async -> Int32 {
         switch arguments.first {

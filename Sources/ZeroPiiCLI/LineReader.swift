@@ -7,6 +7,8 @@ struct LineReader {
         case text(number: Int, String)
         /// A line longer than the limit; its bytes were dropped.
         case tooLong(number: Int)
+        /// A line that is not valid UTF-8, so it cannot be sent as the value it is.
+        case notUTF8(number: Int)
     }
 
     let maximumLineBytes: Int
@@ -74,6 +76,7 @@ struct LineReader {
         var last = end
         if last > position && buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
         if last - position > maximumLineBytes { return .tooLong(number: number) }
-        return .text(number: number, String(decoding: buffer[position..<last], as: UTF8.self))
+        guard let text = StrictUTF8.decode(buffer[position..<last]) else { return .notUTF8(number: number) }
+        return .text(number: number, text)
     }
 }

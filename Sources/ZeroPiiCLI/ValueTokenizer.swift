@@ -76,6 +76,10 @@ final class ValueTokenizer {
                 case .tooLong(let number):
                     Console.error("zeropii: line \(number) is longer than 4096 bytes; it was left out")
                     failed = true
+                case .notUTF8(let number):
+                    Console.error(
+                        "zeropii: line \(number) is not UTF-8 (is the input in another encoding, such as Windows-1252?); it was left out")
+                    failed = true
                 }
                 continue
             }

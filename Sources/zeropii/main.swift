@@ -3,5 +3,5 @@ import ZeroPiiCLI
 
 // `zeropii`: tokenize values and CSV files, run the mock server, or take the demo tour.
 signal(SIGPIPE, SIG_IGN)
-let status = await CommandLineInterface.run(Array(CommandLine.arguments.dropFirst()))
+let status = await CommandLineInterface.runWithProcessArguments()
 exit(status)

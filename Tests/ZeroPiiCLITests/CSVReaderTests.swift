@@ -92,9 +92,9 @@ struct CSVReaderTests {
 
     @Test func valueIndexesSkipEmptyFieldsAndRejectShortRowsAndLongValues() throws {
         let records = Self.records(Self.read("1,,x\n2\n3,\(String(repeating: "a", count: 4097)),y\n"))
-        #expect(CSVTokenizer.valueIndexes(records[0], columns: [1, 2]) == [2])
-        #expect(CSVTokenizer.valueIndexes(records[1], columns: [1, 2]) == nil)
-        #expect(CSVTokenizer.valueIndexes(records[2], columns: [1]) == nil)
+        #expect(CSVTokenizer.valueIndexes(records[0], columns: [1, 2]) == .success([2]))
+        #expect(CSVTokenizer.valueIndexes(records[1], columns: [1, 2]) == .failure(.tooFewFieldsOrValueTooLong))
+        #expect(CSVTokenizer.valueIndexes(records[2], columns: [1]) == .failure(.tooFewFieldsOrValueTooLong))
     }
 }
 
@@ -223,5 +223,18 @@ struct CSVColumnsTests {
         #expect(unknown.message == "the CSV has no column 'zip'")
         #expect(CSVColumns.editDistance(Array("phone"), Array("phnoe")) == 1)
         #expect(CSVColumns.editDistance(Array("kitten"), Array("sitting")) == 3)
+    }
+
+    /// Found from outside: three names from a Windows-1252 file got one token, since
+    /// each invalid byte became U+FFFD. Such a value is refused; a field that is not
+    /// tokenized may hold any bytes, and is copied as it is.
+    @Test func aValueThatIsNotUTF8IsRefusedAndOtherFieldsMayHoldAnyBytes() throws {
+        let input = Array("1,M".utf8) + [0xFC] + Array("ller,a@x.de\n2,\"M".utf8) + [0xE4] + Array("ller\",b@x.de\n".utf8)
+        let records = CSVReaderTests.records(CSVReaderTests.read(input, delimiter: UInt8(ascii: ",")).items)
+        try #require(records.count == 2)
+        #expect(CSVTokenizer.valueIndexes(records[0], columns: [1]) == .failure(.notUTF8))
+        #expect(CSVTokenizer.valueIndexes(records[1], columns: [2, 1]) == .failure(.notUTF8))
+        #expect(CSVTokenizer.valueIndexes(records[0], columns: [2]) == .success([2]))
+        #expect(CSVTokenizer.rewrite(records[0], replacing: [2: "t@y.zz"]) == Array("1,M".utf8) + [0xFC] + Array("ller,t@y.zz\n".utf8))
     }
 }

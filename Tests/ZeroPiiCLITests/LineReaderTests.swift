@@ -4,7 +4,11 @@ import Testing
 
 struct LineReaderTests {
     static func lines(_ text: String, chunkSize: Int, maximumLineBytes: Int = 4096) -> [LineReader.Line] {
-        var bytes = Array(text.utf8)[...]
+        lines(Array(text.utf8), chunkSize: chunkSize, maximumLineBytes: maximumLineBytes)
+    }
+
+    static func lines(_ input: [UInt8], chunkSize: Int, maximumLineBytes: Int = 4096) -> [LineReader.Line] {
+        var bytes = input[...]
         var reader = LineReader(maximumLineBytes: maximumLineBytes) {
             guard !bytes.isEmpty else { return nil }
             defer { bytes = bytes.dropFirst(chunkSize) }
@@ -38,6 +42,17 @@ struct LineReaderTests {
         #expect(
             Self.lines(text, chunkSize: chunkSize, maximumLineBytes: 4) == [
                 .text(number: 1, "1234"), .tooLong(number: 2), .tooLong(number: 3), .text(number: 4, "ok"), .tooLong(number: 5),
+            ])
+    }
+
+    /// Found from outside: `M\xFCller` and `M\xE4ller` (Windows-1252) were both read as
+    /// `M\u{FFFD}ller` and got one token. A line that is not UTF-8 is refused instead.
+    @Test(arguments: [1, 2, 1 << 16])
+    func aLineThatIsNotUTF8IsRefusedNotReplaced(chunkSize: Int) {
+        let input = Array("ok\nM".utf8) + [0xFC] + Array("ller\nM".utf8) + [0xE4] + Array("ller\r\n\u{FFFD}\n".utf8)
+        #expect(
+            Self.lines(input, chunkSize: chunkSize) == [
+                .text(number: 1, "ok"), .notUTF8(number: 2), .notUTF8(number: 3), .text(number: 4, "\u{FFFD}"),
             ])
     }
 }
