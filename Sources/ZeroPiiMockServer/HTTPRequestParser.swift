@@ -50,6 +50,13 @@ struct HTTPRequestParser {
     /// How far ahead of the bytes received a body is charged to the budget, so the
     /// shared counter is not taken for every read.
     private static let budgetChunk = 16 * 1024
+    /// Bodies up to this size (the OAuth login, a single tokenize, most batches) may use
+    /// the whole budget; larger ones only ``largeBodyShare`` of it. Found from outside:
+    /// 32 clients each sending all but the last byte of an 8 MiB body held the whole
+    /// budget, and every other body, the login included, got 503 until their deadline.
+    static let smallBodyBytes = 64 * 1024
+    /// The part of the budget that bodies over ``smallBodyBytes`` may hold together.
+    static func largeBodyLimit(_ budget: Int) -> Int { budget / 4 * 3 }
 
     init(limits: HTTPServerLimits, budget: HTTPServerStatistics? = nil) {
         self.limits = limits
@@ -113,7 +120,9 @@ struct HTTPRequestParser {
             // Charged as the bytes arrive, not as the head declares them: a head that
             // promises a large body and sends nothing holds no budget from other clients.
             let wanted = min(head.bodyLength, body.count + Self.budgetChunk) - reservedBytes
-            guard budget.reserve(wanted, limit: limits.requestMemoryBudget) else {
+            let limit =
+                head.bodyLength <= Self.smallBodyBytes ? limits.requestMemoryBudget : Self.largeBodyLimit(limits.requestMemoryBudget)
+            guard budget.reserve(wanted, limit: limit) else {
                 return .failure(status: 503, code: "server_busy", message: "the server is holding too many request bodies; retry")
             }
             reservedBytes += wanted

@@ -25,8 +25,10 @@ public struct HTTPServerLimits: Sendable {
     /// Connections served at once; beyond this a new connection gets 503 and is closed.
     public var maximumConnections = 1024
     /// The server-wide budget for request bodies held in memory, in bytes: a body is
-    /// charged its declared `Content-Length` from the moment its head is read until its
-    /// response has been sent. A body that does not fit gets 503 with `Retry-After`.
+    /// charged as its bytes arrive (16 KiB ahead, never past its `Content-Length`) until
+    /// its response has been sent. Bodies over 64 KiB may hold three quarters of it
+    /// together, so small requests (the OAuth login, a single tokenize) still find room.
+    /// A body that does not fit gets 503 with `Retry-After`.
     public var requestMemoryBudget = 256 * 1024 * 1024
 
     /// The default limits.
