@@ -96,7 +96,7 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
         case .locked:
             return
                 "the vault file \(path) is in use by another zeropii process; stop that process, "
-                + "or give this one a vault of its own (--data-file or --data-dir)"
+                + "or give this one a vault of its own (serve --data-file FILE, tokenize --data-dir FOLDER)"
         }
     }
 }
