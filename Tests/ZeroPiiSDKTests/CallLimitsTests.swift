@@ -129,7 +129,7 @@ struct CallLimitsTests {
         let cancelled = Task { await client.tokenize("first") }
         let patient = Task { await client.tokenize("second") }
         // Two call limits, the provider timeout and the provider's own 10 s fetch.
-        try #require(await waitUntil(atMost: 60) { clock.sleeperCount == 4 })
+        try #require(await waitUntil(atMost: 600) { clock.sleeperCount == 4 })
         #expect(provider.calls == 1)
 
         let started = Date()
@@ -162,7 +162,7 @@ struct CallLimitsTests {
             }
         }
         let call = Task { await client.tokenize("value") }
-        try #require(await waitUntil(atMost: 60) { gate.requestCount == 3 })
+        try #require(await waitUntil(atMost: 600) { gate.requestCount == 3 })
         tokenClock.advance(by: 1)
         let result = try #require(await value(of: call, within: 10))  // while the third attempt still hangs
         #expect(!result.isSuccess && result.errorKind == .timeout)
@@ -172,7 +172,7 @@ struct CallLimitsTests {
         // The hanging attempt answers 503 after the deadline: the call ended, so the
         // policy's retry is never sent (its back-off is the last thing the loop does).
         gate.open()
-        #expect(await waitUntil(atMost: 60) { retryClock.sleeps.count == 3 })
+        #expect(await waitUntil(atMost: 600) { retryClock.sleeps.count == 3 })
         #expect(gate.requestCount == 3)
     }
 
@@ -210,7 +210,7 @@ struct CallLimitsTests {
         )
         let sentBefore = server.requests.count
         let waiting = Task { await realClockClient.tokenize("value") }
-        try #require(await waitUntil(atMost: 60) { server.requests.count == sentBefore + 1 && tokenClock.sleeperCount == 1 })
+        try #require(await waitUntil(atMost: 600) { server.requests.count == sentBefore + 1 && tokenClock.sleeperCount == 1 })
         tokenClock.advance(by: 1)
         #expect(try #require(await value(of: waiting, within: 10)).errorKind == .timeout)
     }
