@@ -28,23 +28,13 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 
     /// A transport with its own ephemeral session.
     public init() {
-        session = URLSession(configuration: Self.ownSessionConfiguration())
-        ownsSession = true
-    }
-
-    /// The configuration of the session ``init()`` makes: ephemeral, no cache, no cookies,
-    /// and no request timeout of the session's own. Linux's `URLSession` applies the
-    /// session's `timeoutIntervalForRequest` (60 s by default) instead of the request's,
-    /// which cut every attempt at 60 s whatever `requestTimeout` said; this transport
-    /// enforces the attempt's limit itself.
-    static func ownSessionConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
-        configuration.timeoutIntervalForRequest = longestTimeout
-        return configuration
+        session = URLSession(configuration: configuration)
+        ownsSession = true
     }
 
     /// A transport over a session the app configured (proxies, pinning delegates, ...).
