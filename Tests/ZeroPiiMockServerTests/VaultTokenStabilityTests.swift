@@ -1,0 +1,32 @@
+import Testing
+import ZeroPiiCrypto
+
+@testable import ZeroPiiMockServer
+
+/// The vault's tokens, pinned: a vault file keeps the tokens it answered, so a change to
+/// the cipher or its round function that moves any token is a new token function
+/// (PROTOCOL.md section 10), not an optimisation. The values cover each path of the
+/// round function: one and two hashes per round, messages that fill one SHA-256 block
+/// and several, numbers, single-position formats, and non-Latin alphabets.
+struct VaultTokenStabilityTests {
+    static let cipher = FormatPreservingCipher(key: SymmetricKey(data: (0..<32).map { UInt8($0) }))
+
+    static let pinned: [(value: String, token: String)] = [
+        ("user123456@example.com", "wbbq048774@sgqtqpb.cgv"),
+        ("+1 (555) 123-4567", "+1 (974) 528-0587"),
+        ("a", "o"),
+        ("7", "9"),
+        ("-12.5E07", "-14.0C73"),
+        ("1.7976931348623157E308", "5.1291031011510830E126"),
+        ("Ольга Петрова", "Ӯњӣѯџ Ҷиңкѝнҝ"),
+        ("王小明", "変櫳狚"),
+        ("0000-0000-0000-0000-0000-0000-0000-0000-0000-0000-0000-0000", "9371-4210-4127-2661-9409-0875-9605-6034-5196-4823-5246-8782"),
+        ("The quick brown fox jumps over the lazy dog, 42 times, in 2026!", "Pkr tczwa mlrmk frc phxmq tmfx szx pyff ynh, 04 mmfck, le 7961!"),
+    ]
+
+    @Test(arguments: pinned.indices)
+    func tokensStayWhatTheyWere(index: Int) {
+        let (value, token) = Self.pinned[index]
+        #expect(Self.cipher.encrypt(value) == token, "\(value)")
+    }
+}
