@@ -33,22 +33,38 @@ struct KeyedSHA256RoundFunction: FeistelRoundFunction {
 
     /// Hashes the round number, the tweak and the source symbols (4 bytes each), then a
     /// block counter: every message of one format and round has the same length.
+    ///
+    /// The message is built on the stack and each digest is read in place: this runs
+    /// 8 to 32 times per value, and the arrays it used to allocate for the message and
+    /// each digest cost as much as a third of its hashing.
     func words(round: Int, tweak: [UInt8], source: ArraySlice<Int>, count: Int, into words: inout [UInt32]) {
-        var message = [UInt8]()
-        message.reserveCapacity(1 + tweak.count + 4 * source.count)
-        message.append(UInt8(round))
-        message.append(contentsOf: tweak)
-        for symbol in source { Self.append(UInt32(truncatingIfNeeded: symbol), to: &message) }
         words.removeAll(keepingCapacity: true)
-        var counter: UInt32 = 0
-        while words.count < count {
-            let code = hash(message, counter: counter)
-            var index = 0
-            while index + 3 < code.count && words.count < count {
-                words.append(UInt32(code[index]) << 24 | UInt32(code[index + 1]) << 16 | UInt32(code[index + 2]) << 8 | UInt32(code[index + 3]))
-                index += 4
+        let messageCount = 1 + tweak.count + 4 * source.count
+        withUnsafeTemporaryAllocation(byteCount: messageCount + 4, alignment: 4) { message in
+            message[0] = UInt8(truncatingIfNeeded: round)
+            var offset = 1
+            for byte in tweak {
+                message[offset] = byte
+                offset += 1
             }
-            counter += 1
+            for symbol in source {
+                message.storeBytes(of: UInt32(truncatingIfNeeded: symbol).bigEndian, toByteOffset: offset, as: UInt32.self)
+                offset += 4
+            }
+            var counter: UInt32 = 0
+            while words.count < count {
+                message.storeBytes(of: counter.bigEndian, toByteOffset: messageCount, as: UInt32.self)
+                var hash = keyedState
+                hash.update(bufferPointer: UnsafeRawBufferPointer(message))
+                hash.finalize().withUnsafeBytes { code in
+                    var index = 0
+                    while index + 3 < code.count && words.count < count {
+                        words.append(UInt32(bigEndian: code.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
+                        index += 4
+                    }
+                }
+                counter += 1
+            }
         }
     }
 
