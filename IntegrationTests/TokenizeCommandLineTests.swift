@@ -26,6 +26,27 @@ struct TokenizeCommandLineTests {
         return finished.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
+    /// Found from outside: a line over 4096 bytes in `tokenize -` was left out, so every
+    /// later token stood on the line of the value before it. Line N of the output now
+    /// always answers line N of the input; the refused line is empty there.
+    @Test func valuesThatCannotBeSentKeepTheirLine() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let tokens = try Self.tokens(["a@x.io", "b@x.io", "c@x.io"], directory: directory)
+        let long = String(repeating: "x", count: 5000)
+        let lines = try CommandLineTool.run(
+            ["tokenize", "--quiet", "--data-dir", directory + "/data", "-"], input: Data("a@x.io\n\(long)\nb@x.io\n\nc@x.io\n".utf8))
+        #expect(lines.status == 1)
+        #expect(lines.output == "\(tokens[0])\n\n\(tokens[1])\n\n\(tokens[2])\n")
+        #expect(lines.errorOutput.contains("zeropii: line 2 is longer than 4096 bytes; its output line is left empty"))
+        #expect(!lines.errorOutput.contains("xxxx"))
+
+        let arguments = try CommandLineTool.run(["tokenize", "--quiet", "--data-dir", directory + "/data", "a@x.io", long, "c@x.io"])
+        #expect(arguments.status == 1)
+        #expect(arguments.output == "\(tokens[0])\n\n\(tokens[2])\n")
+        #expect(arguments.errorOutput.contains("zeropii: value 2 is longer than 4096 bytes; its output line is left empty"))
+    }
+
     @Test func aClosedOutputPipeEndsTheRunQuietly() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -98,7 +119,8 @@ struct TokenizeCommandLineTests {
             ["tokenize", "--quiet", "--data-dir", directory + "/data", "-"],
             input: Data("a@x.de\nM".utf8) + Data([0xFC]) + Data("ller\n".utf8))
         #expect(standardInput.status == 1)
-        #expect(standardInput.output == tokens[0] + "\n")
+        // The refused line keeps its place, as an empty line.
+        #expect(standardInput.output == tokens[0] + "\n\n")
         #expect(standardInput.errorOutput.contains("zeropii: line 2 is not UTF-8"))
 
         // An argument: Swift's CommandLine.arguments would have made it U+FFFD.

@@ -22,11 +22,13 @@ enum CSVColumns {
         let list = names.map { "'\($0)'" }.joined(separator: ", ")
         for column in requested {
             if let exact = names.firstIndex(of: column) {
+                if let twice = repeated(exact, in: indexes, names: names) { return .failure(twice) }
                 indexes.append(exact)
                 continue
             }
             let folded = names.indices.filter { names[$0].lowercased() == column.lowercased() }
             if folded.count == 1 {
+                if let twice = repeated(folded[0], in: indexes, names: names) { return .failure(twice) }
                 indexes.append(folded[0])
                 notes.append("the CSV has no column '\(column)'; using '\(names[folded[0]])', which differs only in case")
                 continue
@@ -40,6 +42,13 @@ enum CSVColumns {
             return .failure(Failure(message: "the CSV has no column '\(column)'\(question)", hint: "its columns are: \(list)"))
         }
         return .success(Resolution(indexes: indexes, notes: notes))
+    }
+
+    /// A column named twice (`--columns b,b`, or `email,Email`) would be sent and counted
+    /// twice per row; it is refused instead.
+    private static func repeated(_ index: Int, in chosen: [Int], names: [String]) -> Failure? {
+        guard chosen.contains(index) else { return nil }
+        return Failure(message: "--columns names the column '\(names[index])' twice", hint: "name each column once")
     }
 
     /// The names within a small edit distance of `name` (ignoring case): 1 for a name

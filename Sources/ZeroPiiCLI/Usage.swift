@@ -75,8 +75,9 @@ enum Usage {
         Input:
           VALUE...                 values to tokenize; one token per line on standard output
           -                        read values from standard input, one per line (streamed;
-                                   an empty line gives an empty line; use '--' before a
-                                   value that is a lone '-')
+                                   an empty line gives an empty line, and so does a value
+                                   that cannot be tokenized, which is reported on standard
+                                   error; use '--' before a value that is a lone '-')
           --values-from FILE       read values from FILE, one per line ('-' for standard input)
           --csv FILE               a CSV file with a header row ('-' for standard input)
           --columns a,b            the columns to tokenize; every other byte is copied as is.

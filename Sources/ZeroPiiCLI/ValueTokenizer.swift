@@ -7,8 +7,10 @@ import ZeroPiiSDK
 /// any length runs in flat memory. When the input is a terminal or a pipe with nothing
 /// more waiting, what has been read is sent and answered at once instead of waiting
 /// for a full batch. An empty line gives an empty line. A value that cannot be
-/// tokenized is reported on standard error by its position (never by value), is left
-/// out of the output, and makes the exit status 1.
+/// tokenized is reported on standard error by its position (never by value), gives an
+/// empty line in its place, so that line N of the output always answers value N (a
+/// script that pastes tokens back beside their values stays aligned), and makes the
+/// exit status 1.
 final class ValueTokenizer {
     enum Source {
         case arguments([String])
@@ -25,7 +27,8 @@ final class ValueTokenizer {
     private var positionName = "value"
 
     private struct Batch {
-        /// Each position with its value; nil for an empty line, passed through.
+        /// Each position with its value; nil for an empty line, passed through, and for a
+        /// value already reported as one that cannot be sent, which keeps its place.
         var items: [(position: Int, value: String?)] = []
         var values: [String] = []
     }
@@ -74,12 +77,13 @@ final class ValueTokenizer {
                 case .text(let number, let value):
                     try await add(position: number, value: value, to: &batch)
                 case .tooLong(let number):
-                    Console.error("zeropii: line \(number) is longer than 4096 bytes; it was left out")
-                    failed = true
+                    Console.error("zeropii: line \(number) is longer than 4096 bytes; its output line is left empty")
+                    try await keepPlace(of: number, in: &batch)
                 case .notUTF8(let number):
                     Console.error(
-                        "zeropii: line \(number) is not UTF-8 (is the input in another encoding, such as Windows-1252?); it was left out")
-                    failed = true
+                        "zeropii: line \(number) is not UTF-8 (is the input in another encoding, such as Windows-1252?); its output line is left empty"
+                    )
+                    try await keepPlace(of: number, in: &batch)
                 }
                 continue
             }
@@ -100,8 +104,8 @@ final class ValueTokenizer {
         if value.isEmpty {
             batch.items.append((position, nil))
         } else if value.utf8.count > 4096 {
-            Console.error("zeropii: \(positionName) \(position) is longer than 4096 bytes; it was left out")
-            failed = true
+            Console.error("zeropii: \(positionName) \(position) is longer than 4096 bytes; its output line is left empty")
+            try await keepPlace(of: position, in: &batch)
             return
         } else {
             batch.items.append((position, value))
@@ -110,6 +114,16 @@ final class ValueTokenizer {
         // Empty lines count towards a batch's size too, so a long run of them is not
         // held in memory.
         if batch.values.count >= ZeroPiiSDK.maximumBatchSize || batch.items.count >= 4 * ZeroPiiSDK.maximumBatchSize {
+            try await dispatch(batch)
+            batch = Batch()
+        }
+    }
+
+    /// Gives a value that cannot be sent an empty output line, and fails the run.
+    private func keepPlace(of position: Int, in batch: inout Batch) async throws {
+        failed = true
+        batch.items.append((position, nil))
+        if batch.items.count >= 4 * ZeroPiiSDK.maximumBatchSize {
             try await dispatch(batch)
             batch = Batch()
         }
@@ -151,7 +165,8 @@ final class ValueTokenizer {
                 let first = positions.first ?? 0
                 let last = positions.last ?? 0
                 let which = first == last ? "\(positionName) \(first)" : "\(positionName)s \(first) to \(last)"
-                Console.error("zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?"))")
+                Console.error(
+                    "zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?")); their output lines are left empty")
                 failed = true
                 tokens = nil
             }
@@ -165,6 +180,8 @@ final class ValueTokenizer {
             } else if let tokens {
                 try output.write(Array((tokens[next] + "\n").utf8))
                 next += 1
+            } else {
+                try output.write([UInt8(ascii: "\n")])
             }
         }
     }

@@ -203,6 +203,18 @@ struct CSVColumnsTests {
         #expect(folded.notes == ["the CSV has no column 'phone'; using 'Phone', which differs only in case"])
     }
 
+    /// Found from outside: `--columns b,b` sent and counted each value twice.
+    @Test func aColumnNamedTwiceIsRefused() {
+        for requested in [["b", "b"], ["email", "b", "Email"]] {
+            guard case .failure(let twice) = CSVColumns.resolve(requested, in: ["id", "email", "b"]) else {
+                Issue.record("expected a failure for \(requested)")
+                continue
+            }
+            #expect(twice.message == "--columns names the column '\(requested[0] == "b" ? "b" : "email")' twice")
+            #expect(twice.hint == "name each column once")
+        }
+    }
+
     @Test func unknownNamesGetASuggestion() {
         let names = ["id", "email", "phone", "EMAIL2"]
         guard case .failure(let typo) = CSVColumns.resolve(["emial"], in: names) else {
