@@ -315,7 +315,13 @@ final class TokenizationService: Sendable {
     // MARK: Token endpoint
 
     private func issueToken(_ request: ServerRequest) -> ServerResponse {
-        let form = Self.formFields(request.body)
+        let (form, repeated) = Self.formFields(request.body)
+        // RFC 6749, section 3.2: no parameter may appear twice. Taking the last (or first)
+        // of two client_secret values would let a proxy or a logging layer that reads the
+        // other one see a different request than the one authenticated.
+        if let repeated {
+            return HTTPServer.errorResponse(400, "invalid_request", "the parameter '\(repeated)' is given more than once")
+        }
         guard form["grant_type"] == "client_credentials" else {
             return HTTPServer.errorResponse(400, "unsupported_grant_type", "only grant_type=client_credentials is supported")
         }
@@ -334,16 +340,22 @@ final class TokenizationService: Sendable {
         return .json(status: 200, Data(body.utf8), headers: [("Cache-Control", "no-store")])
     }
 
-    static func formFields(_ body: Data) -> [String: String] {
+    /// The fields of a form body, and the name of the first one given twice, if any (a
+    /// name of at most 32 characters, since it goes into the error message; never a
+    /// value).
+    static func formFields(_ body: Data) -> (fields: [String: String], repeated: String?) {
         var fields: [String: String] = [:]
+        var repeated: String?
         for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func decode(_ text: Substring) -> String {
                 text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
             }
-            fields[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+            let name = decode(parts[0])
+            if fields[name] != nil && repeated == nil { repeated = String(name.prefix(32)) }
+            fields[name] = parts.count > 1 ? decode(parts[1]) : ""
         }
-        return fields
+        return (fields, repeated)
     }
 
     // MARK: Admin

@@ -71,6 +71,28 @@ struct OAuthEndpointTests {
         #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.1") == .granted)
     }
 
+    /// Found from outside: with two client_secret fields the last one won, so a layer in
+    /// front that read the first saw another request than the one authenticated.
+    @Test func aParameterGivenTwiceIsRefused() throws {
+        var configuration = MockServerConfiguration()
+        configuration.clients = ["app": "right"]
+        let server = try MockTokenizationServer(configuration: configuration)
+        defer { server.stop() }
+        for body in [
+            "grant_type=client_credentials&client_id=app&client_secret=wrong&client_secret=right",
+            "grant_type=client_credentials&client_id=app&client_id=app&client_secret=right",
+            "grant_type=client_credentials&grant_type=client_credentials&client_id=app&client_secret=right",
+        ] {
+            let client = try RawClient(port: server.port)
+            client.send("POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            let response = try #require(client.readResponse())
+            #expect(response.status == 400, "\(body)")
+            #expect(response.body.contains("invalid_request") && response.body.contains("is given more than once"))
+            #expect(!response.body.contains("right") && !response.body.contains("wrong"))
+        }
+        #expect(try Self.tokenRequest(server, id: "app", secret: "right").status == 200)
+    }
+
     @Test func theServerAnswers429WithRetryAfterOnLoopback() throws {
         let clock = TestClock()
         var configuration = MockServerConfiguration()
