@@ -51,7 +51,10 @@ final class TokenizationService: Sendable {
             action = .respond(admin(request))
         case (_, "/ct-vault/api/v2/tokenize"), (_, "/ct-vault/api/v2/tokenize/batch"), (_, "/oauth/token"), (_, "/healthz"):
             endpoint = "other"
-            action = .respond(HTTPServer.errorResponse(405, "method_not_allowed", "this endpoint does not accept that method"))
+            // RFC 9110, section 15.5.6: a 405 names the methods the endpoint does accept.
+            var response = HTTPServer.errorResponse(405, "method_not_allowed", "this endpoint does not accept that method")
+            response.headers.append(("Allow", request.path == "/healthz" ? "GET" : "POST"))
+            action = .respond(response)
         default:
             endpoint = "other"
             action = .respond(HTTPServer.errorResponse(404, "not_found", "no such endpoint"))

@@ -234,5 +234,14 @@ struct ProtocolTests {
         #expect(respond("GET", "/nope")?.status == 404)
         #expect(respond("GET", "/ct-vault/api/v2/tokenize")?.status == 405)
         #expect(respond("GET", "/healthz")?.status == 200)
+        // Found from outside: a 405 without the Allow header RFC 9110 requires.
+        for (method, path, allowed) in [
+            ("GET", "/ct-vault/api/v2/tokenize", "POST"), ("PUT", "/ct-vault/api/v2/tokenize/batch", "POST"), ("GET", "/oauth/token", "POST"),
+            ("POST", "/healthz", "GET"),
+        ] {
+            let response = respond(method, path)
+            #expect(response?.status == 405)
+            #expect(response?.headers.first { $0.0 == "Allow" }?.1 == allowed, "\(method) \(path)")
+        }
     }
 }
