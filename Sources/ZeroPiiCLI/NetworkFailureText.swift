@@ -19,6 +19,13 @@ enum NetworkFailureText {
             return "the server's TLS certificate is not trusted"
         case .badURL, .unsupportedURL: return "the URL cannot be used"
         case .badServerResponse, .cannotParseResponse: return "the answer was not HTTP"
+        case .zeroByteResource: return "the server closed the connection without an answer"
+        case .httpTooManyRedirects, .redirectToNonExistentLocation: return "the server's redirects lead nowhere"
+        case .cancelled: return "the request was cancelled"
+        case .dataLengthExceedsMaximum: return "the answer was too long"
+        // FoundationNetworking reports a connection that libcurl gave up on for reasons
+        // it does not map (a reset, a peer that closed mid-answer) as -1.
+        case .unknown: return "the connection failed (reset or closed by the server, or a local network error)"
         default: return "network error \(code.rawValue)"
         }
     }

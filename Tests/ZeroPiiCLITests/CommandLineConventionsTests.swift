@@ -89,6 +89,11 @@ struct MessagesPeopleCanActOnTests {
                 == "the network request failed: connection refused")
         #expect(NetworkFailureText.describe("the connection failed (URLError -1003)") == "host not found")
         #expect(NetworkFailureText.describe("the connection failed (URLError -99999)") == "network error -99999")
+        // Found from outside: "network error -1" for a connection the server reset.
+        #expect(
+            NetworkFailureText.describe("the connection failed (URLError -1)")
+                == "the connection failed (reset or closed by the server, or a local network error)")
+        #expect(NetworkFailureText.describe("the connection failed (URLError -1014)") == "the server closed the connection without an answer")
         #expect(NetworkFailureText.describe("the request timed out") == "the request timed out")
         #expect(NetworkFailureText.describe(URLError(.timedOut)) == "timed out")
         #expect(
