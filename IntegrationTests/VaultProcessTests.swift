@@ -56,6 +56,25 @@ struct VaultProcessTests {
         #expect(tokenSets.count == 50)
     }
 
+    /// Found from outside: a vault file others could read was used silently. Both commands
+    /// make it owner-only and say so, once, on standard error; the tokens do not change.
+    @Test func aVaultOthersCanReadIsMadeOwnerOnlyWithANote() throws {
+        let directory = NSTemporaryDirectory() + "zeropii-mode-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try CommandLineTool.run(["tokenize", "--quiet", "--data-dir", directory, "a@x.io"])
+        #expect(first.status == 0 && first.errorOutput.isEmpty)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: directory + "/vault.db")
+        let second = try CommandLineTool.run(["tokenize", "--quiet", "--data-dir", directory, "a@x.io"])
+        #expect(second.status == 0 && second.output == first.output)
+        #expect(
+            second.errorOutput
+                == "zeropii: the vault \(directory)/vault.db could be read or changed by other users (mode 0644); it holds the token key, so it is now owner-only (0600)\n"
+        )
+        #expect(try FileManager.default.attributesOfItem(atPath: directory + "/vault.db")[.posixPermissions] as? Int == 0o600)
+        let third = try CommandLineTool.run(["tokenize", "--quiet", "--data-dir", directory, "a@x.io"])
+        #expect(third.errorOutput.isEmpty)
+    }
+
     @Test func serveOnAVaultHeldByAnotherProcessExitsWithAMessage() throws {
         let path = NSTemporaryDirectory() + "zeropii-held-\(UUID().uuidString).db"
         defer { for file in [path, path + ".index"] { try? FileManager.default.removeItem(atPath: file) } }

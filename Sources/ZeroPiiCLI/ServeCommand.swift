@@ -112,6 +112,9 @@ enum ServeCommand {
             Console.error("zeropii: \(ServerStartFailure.describe(error, host: configuration.host, port: configuration.port))")
             return 1
         }
+        if let mode = server.vault.tightenedFromMode, let path = configuration.dataFile {
+            Console.error(ServerConnection.ownerOnlyNote(path: path, mode: mode))
+        }
         if server.vault.droppedBytes > 0 {
             Console.error("zeropii: dropped a torn last record (\(server.vault.droppedBytes) bytes) from the data file")
         }
@@ -121,7 +124,8 @@ enum ServeCommand {
                 Data("zeropii: accepting only these wire profiles: \(accepted.joined(separator: ", "))\n".utf8))
         }
         // Written unbuffered, so a script reading the port sees it at once.
-        Console.output("zeropii mock server listening on \(server.baseURL.absoluteString) (\(server.vault.count) values in the vault)")
+        Console.output(
+            "zeropii mock server listening on \(server.baseURL.absoluteString) (\(RunSummary.count(server.vault.count, "value")) in the vault)")
 
         let stopped = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []

@@ -142,6 +142,7 @@ struct ServerConnection {
             Console.error(
                 "zeropii: no --api-url given; using the embedded mock server at \(server.baseURL.absoluteString) with its vault in \(directory)")
         }
+        if let mode = server.vault.tightenedFromMode { Console.error(ServerConnection.ownerOnlyNote(path: directory + "/vault.db", mode: mode)) }
         let provider = EmbeddedServerTokenProvider(server: server)
         let sdk = ZeroPiiSDK.initialize(
             tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off, retryPolicy: retries,
@@ -162,6 +163,15 @@ struct ServerConnection {
 
     func close() {
         embeddedServer?.stop()
+    }
+
+    /// What `serve` and `tokenize` say when they found a vault file other users could
+    /// read or change, which the vault has made owner-only.
+    static func ownerOnlyNote(path: String, mode: UInt16) -> String {
+        let octal = String(mode, radix: 8)
+        return
+            "zeropii: the vault \(path) could be read or changed by other users (mode \(String(repeating: "0", count: max(0, 4 - octal.count)) + octal)); "
+            + "it holds the token key, so it is now owner-only (0600)"
     }
 }
 

@@ -33,6 +33,9 @@ public final class TokenVault: @unchecked Sendable {
     private var closed = false
     /// Bytes of a torn last record dropped when the file was opened.
     public let droppedBytes: Int
+    /// The permission bits the data file had when other users could read or change it;
+    /// it is owner-only (0600) now. Nil when it was already, and for a vault in memory.
+    public let tightenedFromMode: UInt16?
     /// How the index file was found when the vault opened; nil for a vault in memory.
     let indexRecovery: VaultIndex.Recovery?
 
@@ -77,6 +80,7 @@ public final class TokenVault: @unchecked Sendable {
         self.index = index
         self.file = file
         droppedBytes = file?.droppedBytes ?? 0
+        tightenedFromMode = file?.tightenedFromMode
         indexRecovery = recovery
     }
 

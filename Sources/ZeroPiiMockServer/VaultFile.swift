@@ -71,6 +71,9 @@ final class VaultFile: @unchecked Sendable {
     private var broken = false
     /// Bytes of a torn last record that ``recover(visiting:)`` dropped.
     private(set) var droppedBytes = 0
+    /// The permission bits an existing file had when other users could read or change
+    /// it; ``open(path:system:whenLocked:)`` then made it owner-only (0600).
+    private(set) var tightenedFromMode: UInt16?
 
     /// Opens (or creates) the file, takes its lock and reads its header; the records are
     /// read by ``recover(visiting:)``, which must come next.
@@ -86,11 +89,26 @@ final class VaultFile: @unchecked Sendable {
             var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system)
             let header = try reader.readHeader(headerSize)
             let key = try parseHeader(header, path: path)
-            return VaultFile(descriptor: descriptor, path: path, system: system, key: key, keyChecksum: load(header, at: 40))
+            let file = VaultFile(descriptor: descriptor, path: path, system: system, key: key, keyChecksum: load(header, at: 40))
+            file.tightenedFromMode = try makeOwnerOnly(descriptor, path: path)
+            return file
         } catch {
             close(descriptor)
             throw error
         }
+    }
+
+    /// The file holds the token key: anyone who can read it can compute every token. A
+    /// file this code creates is 0600; one copied in, or made by an older version with
+    /// a looser umask, is made owner-only here, and the old bits are returned so the
+    /// command can say so. Nil when it was owner-only already.
+    private static func makeOwnerOnly(_ descriptor: Int32, path: String) throws -> UInt16? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw VaultError.cannotRead(path, errno: errno) }
+        let permissions = UInt16(truncatingIfNeeded: status.st_mode) & 0o7777
+        guard permissions & 0o077 != 0 else { return nil }
+        guard fchmod(descriptor, 0o600) == 0 else { throw VaultError.cannotWrite(path, errno: errno) }
+        return permissions
     }
 
     private init(descriptor: Int32, path: String, system: any VaultFileSystem, key: [UInt8], keyChecksum: UInt32) {

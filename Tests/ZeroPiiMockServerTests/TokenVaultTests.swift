@@ -140,6 +140,24 @@ struct TokenVaultTests {
         #expect(leftovers.isEmpty)
     }
 
+    /// Found from outside: a vault file that others could read (copied in, or made with
+    /// a looser umask) was used as it was, and it holds the token key.
+    @Test func anExistingFileOthersCanReadIsMadeTheOwnersOnly() throws {
+        let path = Self.temporaryPath()
+        defer { Self.removeVault(path) }
+        let token = try TokenVault(path: path).tokenize(["first"])[0].token
+        #expect(try TokenVault(path: path).tightenedFromMode == nil)
+        for mode in [0o644, 0o660, 0o606] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+            let vault = try TokenVault(path: path)
+            #expect(vault.tightenedFromMode == UInt16(mode))
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+            let entry = try vault.tokenize(["first"])[0]
+            #expect(entry.token == token && entry.exists && !entry.newlyCreated)
+            vault.close()
+        }
+    }
+
     /// One holder at a time: a second vault on the file is refused, or waits when asked to.
     @Test func aHeldFileIsRefusedOrWaitedFor() throws {
         let path = Self.temporaryPath()
