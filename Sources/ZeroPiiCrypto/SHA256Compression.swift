@@ -33,10 +33,13 @@ enum SHA256Compression {
         _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
         _ constant: UInt32, _ word: UInt32
     ) {
-        let sigmaE = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
+        // Σ1(e) = ROTR6(e ⊕ ROTR5(e ⊕ ROTR14(e))), the same as ROTR6 ⊕ ROTR11 ⊕ ROTR25
+        // but with one copy of `e` instead of three: x86-64 without BMI2 rotates in place.
+        let sigmaE = rotateRight(rotateRight(rotateRight(e, 14) ^ e, 5) ^ e, 6)
         let choose = g ^ (e & (f ^ g))
         let temporary1 = h &+ sigmaE &+ choose &+ constant &+ word
-        let sigmaA = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
+        // Σ0(a) = ROTR2(a ⊕ ROTR11(a ⊕ ROTR9(a))) = ROTR2 ⊕ ROTR13 ⊕ ROTR22, likewise.
+        let sigmaA = rotateRight(rotateRight(rotateRight(a, 9) ^ a, 11) ^ a, 2)
         let majority = ((a ^ b) & (b ^ c)) ^ b
         d &+= temporary1
         h = temporary1 &+ sigmaA &+ majority
@@ -47,8 +50,9 @@ enum SHA256Compression {
     /// into `W[t...t+15]` one at a time.
     @inline(__always)
     private static func expand(_ w: inout UInt32, _ next: UInt32, _ ninth: UInt32, _ fourteenth: UInt32) {
-        let sigma0 = rotateRight(next, 7) ^ rotateRight(next, 18) ^ (next &>> 3)
-        let sigma1 = rotateRight(fourteenth, 17) ^ rotateRight(fourteenth, 19) ^ (fourteenth &>> 10)
+        // σ0 and σ1 with their two rotations nested, as in the rounds.
+        let sigma0 = rotateRight(rotateRight(next, 11) ^ next, 7) ^ (next &>> 3)
+        let sigma1 = rotateRight(rotateRight(fourteenth, 2) ^ fourteenth, 17) ^ (fourteenth &>> 10)
         w = w &+ sigma0 &+ ninth &+ sigma1
     }
 
