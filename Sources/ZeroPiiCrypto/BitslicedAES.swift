@@ -76,31 +76,35 @@ final class BitslicedAES {
         }
 
         // Four round keys at a time go through one transpose, one per block slot; each
-        // is then copied into all four slots (the same round key for every block).
+        // is then copied into all four slots (the same round key for every block). The
+        // state after round r lags r ShiftRows behind (see above), so round key r is
+        // stored shifted by ShiftRows^-r; that shift is done on the key's bytes before the
+        // transpose, a few masks per word, rather than on the eight bit planes after it.
         let slotBits: UInt64 = 0x1111_1111_1111_1111
         var group = 0
         while group <= roundCount {
             let words = scratch.words
             for slot in 0..<BitslicedState.blockCount {
                 let round = group + slot
-                for index in 0..<4 { words[4 * slot + index] = round <= roundCount ? schedule[4 * round + index] : 0 }
+                if round <= roundCount {
+                    let power = round > 0 && round < roundCount ? (4 - round % 4) % 4 : 0
+                    Self.shiftRows(schedule + 4 * round, power: power, into: words + 4 * slot)
+                } else {
+                    (words + 4 * slot).update(repeating: 0, count: 4)
+                }
             }
             let packed = BitslicedState(words: UnsafePointer(words))
             for slot in 0..<BitslicedState.blockCount where group + slot <= roundCount {
-                let round = group + slot
                 @inline(__always) func spread(_ word: UInt64) -> UInt64 {
                     ((word &>> UInt64(slot)) & slotBits) &* 0xF
                 }
-                var state = BitslicedState()
-                (state.q0, state.q1, state.q2, state.q3) = (spread(packed.q0), spread(packed.q1), spread(packed.q2), spread(packed.q3))
-                (state.q4, state.q5, state.q6, state.q7) = (spread(packed.q4), spread(packed.q5), spread(packed.q6), spread(packed.q7))
-                if round > 0 && round < roundCount {
-                    // The state after round r lags r ShiftRows behind; so must its key.
-                    state.shiftRows(power: (4 - round % 4) % 4)
-                }
-                let destination = roundKeys + 8 * round
-                (destination[0], destination[1], destination[2], destination[3]) = (state.q0, state.q1, state.q2, state.q3)
-                (destination[4], destination[5], destination[6], destination[7]) = (state.q4, state.q5, state.q6, state.q7)
+                let destination = roundKeys + 8 * (group + slot)
+                (destination[0], destination[1], destination[2], destination[3]) = (
+                    spread(packed.q0), spread(packed.q1), spread(packed.q2), spread(packed.q3)
+                )
+                (destination[4], destination[5], destination[6], destination[7]) = (
+                    spread(packed.q4), spread(packed.q5), spread(packed.q6), spread(packed.q7)
+                )
             }
             group += BitslicedState.blockCount
         }
@@ -170,6 +174,20 @@ final class BitslicedAES {
         state.store(words: w)
         for index in 0..<4 {
             block.storeBytes(of: w[index].littleEndian, toByteOffset: 4 * index, as: UInt32.self)
+        }
+    }
+
+    /// ShiftRows applied `power` times to one block given as four column words (byte `r`
+    /// of word `c` is the state byte at row `r`, column `c`): row `r` rotates left by
+    /// `power * r` columns. The word indices depend on the (public) power only.
+    @inline(__always)
+    private static func shiftRows(_ columns: UnsafePointer<UInt32>, power: Int, into output: UnsafeMutablePointer<UInt32>) {
+        for column in 0..<4 {
+            var word: UInt32 = 0
+            for row in 0..<4 {
+                word |= columns[(column &+ power &* row) & 3] & (0xFF &<< UInt32(8 &* row))
+            }
+            output[column] = word
         }
     }
 

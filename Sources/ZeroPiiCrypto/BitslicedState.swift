@@ -119,34 +119,9 @@ struct BitslicedState {
         q7 = transform(q7)
     }
 
-    /// ShiftRows applied `power` times: row `r` of every block rotates left by
-    /// `power * r` columns, which in this layout rotates each 16-bit row group right by
-    /// `4 * power * r` bits. Used on round keys and in the last round only; the rounds
-    /// in between never shift rows (see ``BitslicedAES``).
-    @inline(__always)
-    mutating func shiftRows(power: Int) {
-        // Dispatching on the (public) power lets each case rotate by constants.
-        switch power & 3 {
-        case 1: transformEachWord { Self.rotateRowGroups($0, distancePerRow: 4) }
-        case 2: shiftRowsTwice()
-        case 3: transformEachWord { Self.rotateRowGroups($0, distancePerRow: 12) }
-        default: break
-        }
-    }
-
-    /// Rotates the 16-bit group of row `r` right by `r * distancePerRow` bits (mod 16).
-    @inline(__always)
-    private static func rotateRowGroups(_ x: UInt64, distancePerRow: UInt64) -> UInt64 {
-        @inline(__always) func row(_ index: UInt64) -> UInt64 {
-            let group = (x &>> (16 &* index)) & 0xFFFF
-            let distance = (index &* distancePerRow) & 15
-            let rotated = ((group &>> distance) | (group &<< ((16 &- distance) & 15))) & 0xFFFF
-            return rotated &<< (16 &* index)
-        }
-        return (x & 0xFFFF) | row(1) | row(2) | row(3)
-    }
-
     /// ShiftRows applied twice: rows 0 and 2 stay, rows 1 and 3 swap their byte pairs.
+    /// Used in the last round only; the rounds in between never shift rows (see
+    /// ``BitslicedAES``), and the round keys are shifted on their bytes.
     @inline(__always)
     mutating func shiftRowsTwice() {
         @inline(__always) func shift(_ x: UInt64) -> UInt64 {

@@ -2,13 +2,113 @@
 ///
 /// Kept apart from ``SHA256`` so the hot loop is plain, non-generic code over
 /// unsafe pointers with wrapping arithmetic: no allocation, no bounds checks and no
-/// overflow traps per block.
+/// overflow traps per block. The round constants are read by round number only.
 enum SHA256Compression {
     typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 
     static let initialState: State = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
+
+    /// Compresses `blockCount` consecutive 64-byte blocks starting at `blocks` into `state`.
+    static func compress(_ state: inout State, blocks: UnsafeRawPointer, blockCount: Int) {
+        roundConstants.withUnsafeBufferPointer { constants in
+            var block = blocks
+            for _ in 0..<blockCount {
+                compressBlock(&state, block: block, constants: constants.baseAddress!)
+                block += 64
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func rotateRight(_ value: UInt32, _ count: UInt32) -> UInt32 {
+        (value &>> count) | (value &<< (32 &- count))
+    }
+
+    /// One round: `d += T1`, `h = T1 + T2`, the other six words renamed by the caller.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+        _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
+        _ constant: UInt32, _ word: UInt32
+    ) {
+        // Σ1(e) = ROTR6(e ⊕ ROTR5(e ⊕ ROTR14(e))), the same as ROTR6 ⊕ ROTR11 ⊕ ROTR25
+        // but with one copy of `e` instead of three: x86-64 without BMI2 rotates in place.
+        let sigmaE = rotateRight(rotateRight(rotateRight(e, 14) ^ e, 5) ^ e, 6)
+        let choose = g ^ (e & (f ^ g))
+        let temporary1 = h &+ sigmaE &+ choose &+ constant &+ word
+        // Σ0(a) = ROTR2(a ⊕ ROTR11(a ⊕ ROTR9(a))) = ROTR2 ⊕ ROTR13 ⊕ ROTR22, likewise.
+        let sigmaA = rotateRight(rotateRight(rotateRight(a, 9) ^ a, 11) ^ a, 2)
+        let majority = ((a ^ b) & (b ^ c)) ^ b
+        d &+= temporary1
+        h = temporary1 &+ sigmaA &+ majority
+    }
+
+    /// One word of the message schedule, in place: `w[i] += σ0(w[i+1]) + w[i+9] + σ1(w[i+14])`
+    /// with indices mod 16, which turns the sixteen words of the window from `W[t-16...t-1]`
+    /// into `W[t...t+15]` one at a time.
+    @inline(__always)
+    private static func expand(_ w: inout UInt32, _ next: UInt32, _ ninth: UInt32, _ fourteenth: UInt32) {
+        // σ0 and σ1 with their two rotations nested, as in the rounds.
+        let sigma0 = rotateRight(rotateRight(next, 11) ^ next, 7) ^ (next &>> 3)
+        let sigma1 = rotateRight(rotateRight(fourteenth, 2) ^ fourteenth, 17) ^ (fourteenth &>> 10)
+        w = w &+ sigma0 &+ ninth &+ sigma1
+    }
+
+    /// One block. The message schedule lives in sixteen local words, a window over
+    /// `W[t-16...t-1]` updated in place, rather than a 64-word array: no memory for it,
+    /// no bounds or loop tests, and the compiler keeps most of it in registers. The
+    /// rounds go sixteen at a time with the working variables renamed rather than
+    /// shifted; `expanding` is a literal at each call, so both forms are straight code.
+    @inline(__always)
+    private static func compressBlock(_ state: inout State, block: UnsafeRawPointer, constants: UnsafePointer<UInt32>) {
+        @inline(__always) func load(_ i: Int) -> UInt32 { UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)) }
+        var w0 = load(0), w1 = load(1), w2 = load(2), w3 = load(3), w4 = load(4), w5 = load(5), w6 = load(6), w7 = load(7)
+        var w8 = load(8), w9 = load(9), w10 = load(10), w11 = load(11), w12 = load(12), w13 = load(13), w14 = load(14), w15 = load(15)
+        var (a, b, c, d, e, f, g, h) = state
+
+        @inline(__always) func sixteen(_ k: UnsafePointer<UInt32>, expanding: Bool) {
+            if expanding { expand(&w0, w1, w9, w14) }
+            round(a, b, c, &d, e, f, g, &h, k[0], w0)
+            if expanding { expand(&w1, w2, w10, w15) }
+            round(h, a, b, &c, d, e, f, &g, k[1], w1)
+            if expanding { expand(&w2, w3, w11, w0) }
+            round(g, h, a, &b, c, d, e, &f, k[2], w2)
+            if expanding { expand(&w3, w4, w12, w1) }
+            round(f, g, h, &a, b, c, d, &e, k[3], w3)
+            if expanding { expand(&w4, w5, w13, w2) }
+            round(e, f, g, &h, a, b, c, &d, k[4], w4)
+            if expanding { expand(&w5, w6, w14, w3) }
+            round(d, e, f, &g, h, a, b, &c, k[5], w5)
+            if expanding { expand(&w6, w7, w15, w4) }
+            round(c, d, e, &f, g, h, a, &b, k[6], w6)
+            if expanding { expand(&w7, w8, w0, w5) }
+            round(b, c, d, &e, f, g, h, &a, k[7], w7)
+            if expanding { expand(&w8, w9, w1, w6) }
+            round(a, b, c, &d, e, f, g, &h, k[8], w8)
+            if expanding { expand(&w9, w10, w2, w7) }
+            round(h, a, b, &c, d, e, f, &g, k[9], w9)
+            if expanding { expand(&w10, w11, w3, w8) }
+            round(g, h, a, &b, c, d, e, &f, k[10], w10)
+            if expanding { expand(&w11, w12, w4, w9) }
+            round(f, g, h, &a, b, c, d, &e, k[11], w11)
+            if expanding { expand(&w12, w13, w5, w10) }
+            round(e, f, g, &h, a, b, c, &d, k[12], w12)
+            if expanding { expand(&w13, w14, w6, w11) }
+            round(d, e, f, &g, h, a, b, &c, k[13], w13)
+            if expanding { expand(&w14, w15, w7, w12) }
+            round(c, d, e, &f, g, h, a, &b, k[14], w14)
+            if expanding { expand(&w15, w0, w8, w13) }
+            round(b, c, d, &e, f, g, h, &a, k[15], w15)
+        }
+
+        sixteen(constants, expanding: false)
+        sixteen(constants + 16, expanding: true)
+        sixteen(constants + 32, expanding: true)
+        sixteen(constants + 48, expanding: true)
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+    }
 
     /// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
     private static let roundConstants: [UInt32] = [
@@ -21,79 +121,4 @@ enum SHA256Compression {
         0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
-
-    /// Compresses `blockCount` consecutive 64-byte blocks starting at `blocks` into `state`.
-    static func compress(_ state: inout State, blocks: UnsafeRawPointer, blockCount: Int) {
-        roundConstants.withUnsafeBufferPointer { constants in
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-                var block = blocks
-                for _ in 0..<blockCount {
-                    compressBlock(&state, block: block, constants: constants.baseAddress!, schedule: schedule.baseAddress!)
-                    block += 64
-                }
-            }
-        }
-    }
-
-    @inline(__always)
-    private static func rotateRight(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value &>> count) | (value &<< (32 &- count))
-    }
-
-    @inline(__always)
-    private static func round(
-        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
-        _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
-        _ constantPlusWord: UInt32
-    ) {
-        let sigmaE = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
-        let choose = g ^ (e & (f ^ g))
-        let temporary1 = h &+ sigmaE &+ choose &+ constantPlusWord
-        let sigmaA = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
-        let majority = ((a ^ b) & (b ^ c)) ^ b
-        d &+= temporary1
-        h = temporary1 &+ sigmaA &+ majority
-    }
-
-    @inline(__always)
-    private static func compressBlock(
-        _ state: inout State,
-        block: UnsafeRawPointer,
-        constants: UnsafePointer<UInt32>,
-        schedule w: UnsafeMutablePointer<UInt32>
-    ) {
-        for index in 0..<16 {
-            w[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
-        }
-        var (a, b, c, d, e, f, g, h) = state
-        // Eight rounds per iteration with the variables renamed instead of shifted,
-        // so no register moves are spent on rotating the working state.
-        var index = 0
-        while index < 64 {
-            // Expanding the schedule eight words ahead, between the rounds, lets the CPU
-            // fill the rounds' long dependency chains with this independent work.
-            if index < 48 {
-                for next in (index &+ 16)..<(index &+ 24) {
-                    let early = w[next &- 15]
-                    let late = w[next &- 2]
-                    let sigma0 = rotateRight(early, 7) ^ rotateRight(early, 18) ^ (early &>> 3)
-                    let sigma1 = rotateRight(late, 17) ^ rotateRight(late, 19) ^ (late &>> 10)
-                    w[next] = w[next &- 16] &+ sigma0 &+ w[next &- 7] &+ sigma1
-                }
-            }
-            round(a, b, c, &d, e, f, g, &h, constants[index] &+ w[index])
-            round(h, a, b, &c, d, e, f, &g, constants[index &+ 1] &+ w[index &+ 1])
-            round(g, h, a, &b, c, d, e, &f, constants[index &+ 2] &+ w[index &+ 2])
-            round(f, g, h, &a, b, c, d, &e, constants[index &+ 3] &+ w[index &+ 3])
-            round(e, f, g, &h, a, b, c, &d, constants[index &+ 4] &+ w[index &+ 4])
-            round(d, e, f, &g, h, a, b, &c, constants[index &+ 5] &+ w[index &+ 5])
-            round(c, d, e, &f, g, h, a, &b, constants[index &+ 6] &+ w[index &+ 6])
-            round(b, c, d, &e, f, g, h, &a, constants[index &+ 7] &+ w[index &+ 7])
-            index &+= 8
-        }
-        state = (
-            state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-            state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h
-        )
-    }
 }

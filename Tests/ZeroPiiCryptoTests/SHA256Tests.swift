@@ -25,6 +25,20 @@ struct SHA256Tests {
         #expect([UInt8](digest).hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    /// Every length from 0 to 300 bytes (one to six blocks, each padding shape): the
+    /// digests of all 301 prefixes of a fixed pattern, hashed together, against the
+    /// same computed by Python's `hashlib` (OpenSSL):
+    /// `sha256(b"".join(sha256(p[:n]).digest() for n in range(301)))` with
+    /// `p[i] = (31 * i + 7) & 0xFF`.
+    @Test func everyLengthUpTo300MatchesOpenSSL() {
+        let pattern = Data((0..<300).map { UInt8(truncatingIfNeeded: 31 &* $0 &+ 7) })
+        var digests = Data()
+        for length in 0...300 {
+            digests.append(contentsOf: SHA256.hash(data: pattern.prefix(length)))
+        }
+        #expect([UInt8](SHA256.hash(data: digests)).hex == "78f25692e2f4dd74482ac3dcf4f505a7c278fa279588b764b99a497144bcd49c")
+    }
+
     /// Feeding the same bytes in pieces of every size gives the one-shot digest; the
     /// lengths around 55, 56 and 64 are where the padding changes shape.
     @Test func incrementalUpdatesMatchOneShot() {
