@@ -189,8 +189,9 @@ struct ErrorKindTableTests {
             (
                 "undecryptable answer", .invalidResponse,
                 {
-                    let r = await answering(TransportResponse(statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1"], body: Data("{}".utf8))).tokenize(
-                        "v")
+                    let r = await answering(TransportResponse(statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1"], body: Data("{}".utf8)))
+                        .tokenize(
+                            "v")
                     return (r.errorKind, r.httpStatusCode)
                 }
             ),
