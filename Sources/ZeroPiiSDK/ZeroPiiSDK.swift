@@ -151,6 +151,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     // reference's selector and no isolation (blocks have none), and is hidden from Swift so
     // that Swift code always gets the isolation-aware method.
 
+    #if compiler(>=6.0)
     /// Tokenizes a string, unchanged (no trimming, no normalisation).
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -160,7 +161,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - value: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func tokenizeString(
         _ value: String, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
     ) {
@@ -168,8 +168,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `tokenizeString:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeString:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeString:callback:)
     #endif
@@ -181,6 +181,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes an integer, sent in decimal.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -190,7 +191,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - value: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func tokenizeInt(
         _ value: Int, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
     ) {
@@ -198,8 +198,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `tokenizeInt:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeInt:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeInt:callback:)
     #endif
@@ -211,6 +211,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes a 64-bit integer, sent in decimal.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -220,7 +221,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - value: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func tokenizeLong(
         _ value: Int64, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
     ) {
@@ -228,8 +228,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `tokenizeLong:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeLong:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeLong:callback:)
     #endif
@@ -241,6 +241,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes a `Float`, written as Java's `Float.toString` writes it. NaN and
     /// infinities give an error result without a request.
     ///
@@ -251,7 +252,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - value: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func tokenizeFloat(
         _ value: Float, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
     ) {
@@ -259,8 +259,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `tokenizeFloat:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeFloat:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeFloat:callback:)
     #endif
@@ -272,6 +272,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes a `Double`, written as Java's `Double.toString` writes it. NaN and
     /// infinities give an error result without a request.
     ///
@@ -282,7 +283,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - value: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func tokenizeDouble(
         _ value: Double, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
     ) {
@@ -290,8 +290,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `tokenizeDouble:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeDouble:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeDouble:callback:)
     #endif
@@ -303,6 +303,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes a Boolean, sent as `true` or `false`.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -312,7 +313,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - value: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func tokenizeBool(
         _ value: Bool, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
     ) {
@@ -320,8 +320,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `tokenizeBool:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeBool:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeBool:callback:)
     #endif
@@ -333,6 +333,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 strings in one request. An empty or larger batch gives an
     /// error result at once, without a request.
     ///
@@ -343,7 +344,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - values: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func batchTokenizeStringValues(
         _ values: [String], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
     ) {
@@ -351,8 +351,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `batchTokenizeStringValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeStringValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeStringValues:callback:)
     #endif
@@ -366,6 +366,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 integers in one request.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -375,7 +376,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - values: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func batchTokenizeIntValues(
         _ values: [Int], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
     ) {
@@ -383,8 +383,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `batchTokenizeIntValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeIntValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeIntValues:callback:)
     #endif
@@ -398,6 +398,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 64-bit integers in one request.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -407,7 +408,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - values: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func batchTokenizeLongValues(
         _ values: [Int64], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
     ) {
@@ -415,8 +415,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `batchTokenizeLongValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeLongValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeLongValues:callback:)
     #endif
@@ -430,6 +430,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 `Float`s in one request; any NaN or infinity fails the batch
     /// without a request.
     ///
@@ -440,7 +441,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - values: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func batchTokenizeFloatValues(
         _ values: [Float], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
     ) {
@@ -448,8 +448,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `batchTokenizeFloatValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeFloatValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeFloatValues:callback:)
     #endif
@@ -463,6 +463,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 `Double`s in one request; any NaN or infinity fails the batch
     /// without a request.
     ///
@@ -473,7 +474,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - values: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func batchTokenizeDoubleValues(
         _ values: [Double], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
     ) {
@@ -481,8 +481,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `batchTokenizeDoubleValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeDoubleValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeDoubleValues:callback:)
     #endif
@@ -496,6 +496,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 Booleans in one request.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -505,7 +506,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ///   - values: What to tokenize.
     ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
     ///   - callback: Receives the result.
-    #if compiler(>=6.0)
     public func batchTokenizeBoolValues(
         _ values: [Bool], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
     ) {
@@ -513,8 +513,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     }
     #endif
 
-    /// Objective-C's `batchTokenizeBoolValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeBoolValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeBoolValues:callback:)
     #endif
