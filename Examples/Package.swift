@@ -43,6 +43,15 @@ let package = Package(
             dependencies: [.product(name: "CleverTapZeroPiiSDK", package: "ZeroPii")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The plain-Swift part of the SwiftUI sample app (Apps/ZeroPIISample: settings,
+        // token fetch, view model), built here so that Linux compiles it in Swift 6 mode
+        // too; the app's SwiftUI files and the Objective-C app build in Xcode (project.yml).
+        .target(
+            name: "ZeroPIISampleShared",
+            dependencies: [.product(name: "CleverTapZeroPiiSDK", package: "ZeroPii")],
+            path: "Apps/ZeroPIISample/Shared",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The reference's Objective-C snippets, compiled as Objective-C where there is an
         // Objective-C runtime (Apple platforms) and to nothing on Linux.
         .target(
