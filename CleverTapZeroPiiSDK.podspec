@@ -24,6 +24,11 @@ Pod::Spec.new do |spec|
   spec.tvos.deployment_target    = '13.0'
   spec.watchos.deployment_target = '6.0'
   spec.frameworks = 'Foundation'
+  # The SDK's plumbing (token cache, retry loop, wire bodies) has `package` access: shared
+  # between its modules under SPM, hidden from apps. SwiftPM passes -package-name itself;
+  # CocoaPods does not, and the compiler refuses `package` declarations without one.
+  # Scripts/podspec-check.py compiles with these flags.
+  spec.pod_target_xcconfig = { 'OTHER_SWIFT_FLAGS' => '$(inherited) -package-name CleverTapZeroPiiSDK' }
 
   # `pod 'CleverTapZeroPiiSDK'` installs the whole SDK, as the released pod did.
   spec.default_subspec = 'SDK'

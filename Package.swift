@@ -77,6 +77,15 @@ let package = Package(
             dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiSDK", "ZeroPiiCrypto", "ZeroPiiTestSupport"],
             swiftSettings: strictConcurrency
         ),
+        // Swift 6 language mode, as an app written today: the callbacks' isolation is
+        // checked at run time there (MainActorCallbackTests). `-swift-version 6` because
+        // `.swiftLanguageMode(.v6)` needs tools version 6.0, and the package keeps 5.9 for
+        // Xcode 15; a test target is in no product, so the flag never reaches an app.
+        .testTarget(
+            name: "ZeroPiiSwift6AppTests",
+            dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiTestSupport"],
+            swiftSettings: [.unsafeFlags(["-swift-version", "6"])]
+        ),
         .executableTarget(name: "ZeroPiiConstantTimeProbe", dependencies: ["ZeroPiiCrypto"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiCryptoTests",

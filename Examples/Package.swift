@@ -1,4 +1,4 @@
-// swift-tools-version:5.9
+// swift-tools-version:6.0
 import PackageDescription
 
 // Examples that build against the SDK in this checkout (`path: ".."`); an app would
@@ -14,6 +14,7 @@ let package = Package(
         // (.github/workflows/ci.yml), where the UIKit and SwiftUI files compile.
         .library(name: "AppSnippets", targets: ["AppSnippets"]),
         .library(name: "ObjectiveCSnippets", targets: ["ObjectiveCSnippets"]),
+        .library(name: "Swift6AppSnippets", targets: ["Swift6AppSnippets"]),
     ],
     dependencies: [
         .package(name: "ZeroPii", path: "..")
@@ -32,11 +33,32 @@ let package = Package(
             name: "AppSnippets",
             dependencies: [.product(name: "CleverTapZeroPiiSDK", package: "ZeroPii")]
         ),
+        // The same Swift, SwiftUI and UIKit snippets (the files are links to AppSnippets'),
+        // unchanged, in Swift 6 language mode, and a `@MainActor` view model that uses the
+        // callback and the async API: what an app written today compiles. In Swift 6 a
+        // callback that breaks actor isolation is a compile error here, not a trap at run
+        // time (the Getting Started article's "Concurrency").
+        .target(
+            name: "Swift6AppSnippets",
+            dependencies: [.product(name: "CleverTapZeroPiiSDK", package: "ZeroPii")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The plain-Swift part of the SwiftUI sample app (Apps/ZeroPIISample: settings,
+        // token fetch, view model), built here so that Linux compiles it in Swift 6 mode
+        // too; the app's SwiftUI files and the Objective-C app build in Xcode (project.yml).
+        .target(
+            name: "ZeroPIISampleShared",
+            dependencies: [.product(name: "CleverTapZeroPiiSDK", package: "ZeroPii")],
+            path: "Apps/ZeroPIISample/Shared",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The reference's Objective-C snippets, compiled as Objective-C where there is an
         // Objective-C runtime (Apple platforms) and to nothing on Linux.
         .target(
             name: "ObjectiveCSnippets",
             dependencies: [.product(name: "CleverTapZeroPiiSDK", package: "ZeroPii")]
         ),
-    ]
+    ],
+    // Swift 5 unless a target says otherwise: the reference's snippets as Xcode 15 compiles them.
+    swiftLanguageModes: [.v5]
 )

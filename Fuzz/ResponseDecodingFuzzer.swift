@@ -1,5 +1,6 @@
 import Foundation
-import ZeroPiiModels
+// The wire bodies have package access: not part of the API apps see.
+@testable import ZeroPiiModels
 
 // libFuzzer target: arbitrary bytes through the response decoders the SDK uses. Must
 // never crash; decoding either fails or gives a value that re-encodes and decodes alike.

@@ -58,7 +58,7 @@ struct AppSessionTests {
             // The app's next request on its session works (an invalidated session would
             // stop the process with "Task created in a session that has been invalidated").
             let response = try await URLSessionTransport(session: appSession).send(
-                HTTPRequest(method: "POST", url: server.baseURL.appendingPathComponent("ct-vault/api/v2/tokenize"), timeout: 10)
+                TransportRequest(method: "POST", url: server.baseURL.appendingPathComponent("ct-vault/api/v2/tokenize"), timeout: 10)
             )
             #expect(response.statusCode == 401)  // no access token sent
             #expect(!watcher.wasInvalidated)

@@ -61,7 +61,7 @@ struct CleverTapEnvelopeJavaTests {
             }
             let answerFile = try java.file(answer)
             let sealed = try await java.run(["seal", requestFile.path, answerFile.path, "-"], outputFile: true)
-            return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: sealed)
+            return TransportResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: sealed)
         }
         await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
             var configuration = ZeroPiiConfiguration()

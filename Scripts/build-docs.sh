@@ -3,7 +3,15 @@
 # .build/docs/ZeroPii.doccarchive, and fails on a broken link, an invalid catalog or a
 # public symbol without a documentation comment.
 #
-# Usage: Scripts/build-docs.sh        (needs the toolchain's `docc`; run by .ci/run)
+# It also writes the list of every public symbol of the modules an app links
+# (.build/docs/API.txt, one declaration a line) and fails, printing the difference, when
+# it is not Docs/API.txt: a change to the public surface shows in review as a change to
+# that file. After a deliberate change, `Scripts/build-docs.sh --update-api` rewrites it.
+# The list comes from this machine's build: on Apple platforms the `@objc` entry points
+# for Objective-C (`#if canImport(ObjectiveC)`) come on top (Scripts/objc-header-check.py
+# checks those).
+#
+# Usage: Scripts/build-docs.sh [--update-api]   (needs the toolchain's `docc`; run by .ci/run)
 #
 # Each module is converted on its own, in dependency order, with the archives of the
 # modules it depends on, so a page can link to another module's symbol as
@@ -11,6 +19,8 @@
 # need the swift-docc-plugin package, which this project does not depend on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+update_api=false
+[ "${1:-}" = "--update-api" ] && update_api=true
 
 # Both tools ship with the toolchain, beside `swift`.
 toolchain="$(dirname "$(readlink -f "$(command -v swift)")")"
@@ -61,6 +71,39 @@ if missing:
     print("build-docs: public symbols without a documentation comment:\n  " + "\n  ".join(missing))
     sys.exit(1)
 PYTHON
+
+# The modules an app links (the pod's and the XCFramework's parts, and the test doubles);
+# the mock server is a tool of the package, not a dependency of apps.
+python3 - "$graphs" "$work/API.txt" ZeroPiiCrypto ZeroPiiModels ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry \
+    ZeroPiiSDK ZeroPiiTestSupport <<'PYTHON'
+import glob, json, os, sys
+graphs, output, modules = sys.argv[1], sys.argv[2], sys.argv[3:]
+lines = set()
+for module in modules:
+    # <module>.symbols.json and <module>@<extended module>.symbols.json (extensions of
+    # other modules' types), all declared by `module`.
+    for path in glob.glob(f"{graphs}/{module}/{module}*.symbols.json"):
+        for symbol in json.load(open(path))["symbols"]:
+            if "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
+                continue
+            if symbol.get("accessLevel") not in ("public", "open"):
+                continue
+            declaration = "".join(f["spelling"] for f in symbol.get("declarationFragments", []))
+            where = ".".join(symbol["pathComponents"])
+            lines.add(f"{module} | {where} | {' '.join(declaration.split())}")
+with open(output, "w") as handle:
+    handle.write("# Every public symbol of the modules an app links, as Scripts/build-docs.sh generates it.\n")
+    handle.write("# module | path | declaration\n")
+    handle.write("".join(line + "\n" for line in sorted(lines)))
+PYTHON
+if $update_api; then
+    cp "$work/API.txt" Docs/API.txt
+    echo "build-docs: Docs/API.txt updated"
+elif ! diff -u Docs/API.txt "$work/API.txt"; then
+    echo "build-docs: the public API differs from Docs/API.txt (above: - committed, + built)."
+    echo "If the change is meant, run Scripts/build-docs.sh --update-api and commit Docs/API.txt."
+    exit 1
+fi
 
 archives=()
 for entry in "${modules[@]}"; do

@@ -25,7 +25,7 @@ if [ "$java_version" -ge 19 ]; then
     exit 2
 fi
 # One optimised module: the ZeroPiiModels sources and the Swift side's main.
-swiftc -O -parse-as-library -module-name SwiftNumberStrings -o "$work/swift-number-strings" \
+swiftc -O -parse-as-library -module-name SwiftNumberStrings -package-name ZeroPii -o "$work/swift-number-strings" \
     Sources/ZeroPiiModels/*.swift Scripts/java/SwiftNumberStrings.swift
 
 # In chunks of 2^26 patterns, each reported as it ends, so a long run shows progress.

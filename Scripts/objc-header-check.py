@@ -256,7 +256,9 @@ def generate_headers(scratch):
     os.makedirs(spm)
     for module in SPM_MODULES:
         header = os.path.join(spm, f"{module}-Swift.h")
-        run(common + ["-experimental-skip-all-function-bodies", "-D", "SWIFT_PACKAGE",
+        # One -package-name for all the package's modules, as SwiftPM passes it, so that
+        # the SDK's `package` declarations are visible from module to module.
+        run(common + ["-experimental-skip-all-function-bodies", "-D", "SWIFT_PACKAGE", "-package-name", "ZeroPii",
                       "-I", spm, "-I", modules, "-I", STAND_IN, "-module-name", module]
             + swift_sources([module])
             + ["-o", os.path.join(spm, f"{module}.swiftmodule"), "-emit-objc-header-path", header],
@@ -272,7 +274,8 @@ def generate_headers(scratch):
     shutil.rmtree(os.path.dirname(pod_include), ignore_errors=True)
     os.makedirs(os.path.join(pod_include, POD_MODULE))
     header = os.path.join(pod_include, POD_MODULE, f"{POD_MODULE}-Swift.h")
-    run(common + ["-experimental-skip-all-function-bodies", "-I", modules, "-I", STAND_IN,
+    # The podspec's pod_target_xcconfig passes the same -package-name.
+    run(common + ["-experimental-skip-all-function-bodies", "-package-name", POD_MODULE, "-I", modules, "-I", STAND_IN,
                   "-module-name", POD_MODULE] + swift_sources(POD_SOURCE_DIRS)
         + ["-o", os.path.join(scratch, "cocoapods", f"{POD_MODULE}.swiftmodule"), "-emit-objc-header-path", header],
         "the pod's module does not compile with Objective-C interop")

@@ -4,7 +4,8 @@
 CocoaPods compiles every subspec a Podfile pulls in into one module named after the pod,
 unlike Swift Package Manager's module per target. So for each subspec this script gathers
 its source files and those of the subspecs it depends on, and type-checks them together as
-the single module `CleverTapZeroPiiSDK`, with warnings as errors. It also checks that the
+the single module `CleverTapZeroPiiSDK`, with warnings as errors and the podspec's
+pod_target_xcconfig OTHER_SWIFT_FLAGS (the -package-name that `package` access needs). It also checks that the
 podspec's deployment targets are Package.swift's platforms, that every library module
 the SDK ships is in some subspec, and that every privacy manifest (PrivacyInfo.xcprivacy)
 of those modules is in a subspec's resource_bundles.
@@ -107,8 +108,20 @@ def check_privacy_manifests(podspec):
     print(f"podspec-check: privacy manifests in resource bundles: {', '.join(sorted(bundled))}")
 
 
+def other_swift_flags(podspec):
+    """The Swift flags of pod_target_xcconfig's OTHER_SWIFT_FLAGS, which Xcode passes when it
+    builds the pod; the check compiles with them as well. The pod needs -package-name for
+    the SDK's `package` declarations."""
+    match = re.search(r"spec\.pod_target_xcconfig\s*=\s*\{[^}]*'OTHER_SWIFT_FLAGS'\s*=>\s*'([^']*)'", podspec)
+    flags = [flag for flag in (match.group(1).split() if match else []) if flag != "$(inherited)"]
+    if "-package-name" not in flags:
+        fail("pod_target_xcconfig's OTHER_SWIFT_FLAGS has no -package-name, which the SDK's `package` declarations need")
+    return flags
+
+
 def main():
     podspec = read(f"{POD_MODULE}.podspec")
+    swift_flags = other_swift_flags(podspec)
     check_platforms(podspec)
     subspecs = parse_subspecs(podspec)
     default = re.search(r"spec\.default_subspec\s*=\s*'(\w+)'", podspec)
@@ -127,7 +140,7 @@ def main():
         files = files_of(closure(name, subspecs), subspecs)
         command = ["swiftc", "-typecheck", "-module-name", POD_MODULE, "-parse-as-library",
                    "-swift-version", "5", "-warnings-as-errors",
-                   "-enable-experimental-feature", "StrictConcurrency"] + files
+                   "-enable-experimental-feature", "StrictConcurrency"] + swift_flags + files
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             print(result.stdout + result.stderr)

@@ -18,6 +18,19 @@ trap cleanup EXIT
 swift build --product zeropii >/dev/null
 swift build --package-path Examples -Xswiftc -warnings-as-errors >/dev/null
 
+# Examples/CompileErrors: Swift 6 code that misuses the callbacks' isolation must fail to
+# compile, with the error its `// expected-error:` line names (a trap at run time otherwise).
+for snippet in Examples/CompileErrors/*.swift; do
+    expected="$(sed -n 's|^// expected-error: ||p' "$snippet")"
+    if swiftc -swift-version 6 -typecheck -I Examples/.build/debug/Modules "$snippet" >"$work/compile-error.log" 2>&1; then
+        echo "run-example: $snippet compiles in Swift 6; it must not"; exit 1
+    fi
+    if [ -z "$expected" ] || ! grep -qF -- "$expected" "$work/compile-error.log"; then
+        cat "$work/compile-error.log"
+        echo "run-example: $snippet fails to compile, but not with \"$expected\""; exit 1
+    fi
+done
+
 .build/debug/zeropii serve --port 0 --demo-client --data-file "$work/vault.db" >"$work/server.out" 2>&1 &
 server_pid=$!
 # The server prints its address once it listens; wait for that line, not for a time.

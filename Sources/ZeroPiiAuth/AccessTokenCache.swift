@@ -20,11 +20,11 @@ import Foundation
 ///   `expiresInSeconds <= 0`, only to the requests that waited for its fetch).
 /// - Cancellation is immediate: a cancelled request stops waiting for a fetch at once,
 ///   and the fetch goes on for the requests still waiting.
-public actor AccessTokenCache {
+package actor AccessTokenCache {
     /// Refreshes allowed within ``refreshWindow``.
-    public static let maximumRefreshes = 5
+    package static let maximumRefreshes = 5
     /// The window, in seconds, for ``maximumRefreshes``.
-    public static let refreshWindow: TimeInterval = 30
+    package static let refreshWindow: TimeInterval = 30
 
     private let call: ProviderCall
     private let clock: any TokenClock
@@ -41,7 +41,7 @@ public actor AccessTokenCache {
     ///     `.infinity` waits as long as the provider needs, and zero, negative or NaN
     ///     gives up at once.
     ///   - log: receives debug messages (never a token).
-    public init(
+    package init(
         provider: AccessTokenProvider,
         clock: any TokenClock = SystemTokenClock(),
         fetchTimeout: TimeInterval = 30,
@@ -57,7 +57,7 @@ public actor AccessTokenCache {
     ///   - clock: the time source; the default counts time asleep.
     ///   - fetchTimeout: how long to wait for the provider, in seconds, as above.
     ///   - log: receives debug messages (never a token).
-    public init(
+    package init(
         provider: SharedTokenProvider,
         clock: any TokenClock = SystemTokenClock(),
         fetchTimeout: TimeInterval = 30,
@@ -74,7 +74,7 @@ public actor AccessTokenCache {
     /// - Throws: ``AuthError/refreshLimitReached`` while the refresh guard has tripped and
     ///   no fresh token is cached: the provider is not called again until the window has
     ///   room.
-    public func token() async throws -> AccessToken {
+    package func token() async throws -> AccessToken {
         if let fresh = freshCachedToken() {
             return fresh
         }
@@ -87,7 +87,7 @@ public actor AccessTokenCache {
     /// A token to replay a request that got a 401 with `rejected`: a newer fresh token
     /// when there is one, otherwise a refreshed one.
     /// - Throws: ``AuthError/refreshLimitReached`` when refreshes come too fast.
-    public func token(replacing rejected: AccessToken) async throws -> AccessToken {
+    package func token(replacing rejected: AccessToken) async throws -> AccessToken {
         if let cached, cached.token.generation > rejected.generation {
             // A newer token is handed out only while it is fresh; one past its margin
             // is replaced the way a new request would replace it.
@@ -107,7 +107,7 @@ public actor AccessTokenCache {
     }
 
     /// Drops every cached token, so the next request fetches a fresh one.
-    public func invalidate() {
+    package func invalidate() {
         cached = nil
     }
 

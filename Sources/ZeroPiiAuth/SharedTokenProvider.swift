@@ -4,12 +4,12 @@
 /// The SDK documents that `fetchToken(completion:)` may be called on any thread, which
 /// is the contract a provider already has with the rest of an app; this wrapper states
 /// that contract to the compiler in one place.
-public struct SharedTokenProvider: @unchecked Sendable {
+package struct SharedTokenProvider: @unchecked Sendable {
     /// The wrapped provider.
-    public let value: AccessTokenProvider
+    package let value: AccessTokenProvider
 
     /// Wraps `value`.
-    public init(_ value: AccessTokenProvider) {
+    package init(_ value: AccessTokenProvider) {
         self.value = value
     }
 }

@@ -184,7 +184,7 @@ private final class StandInServer: @unchecked Sendable {
     /// Thread CPU seconds spent answering so far.
     var cpuSeconds: Double { lock.withLock { spent } }
 
-    func answer(_ request: HTTPRequest) -> HTTPResponse {
+    func answer(_ request: TransportRequest) -> TransportResponse {
         // No suspension point below: the work runs on one thread, so its thread CPU
         // time is all of it.
         let start = BenchmarkClock.threadCPUSeconds()
@@ -204,7 +204,7 @@ private final class StandInServer: @unchecked Sendable {
         let body = try! JSONEncoder().encode(
             WireBodies.EnvelopeResponse(
                 v: PayloadEnvelope.version, rid: wire.rid, iv: sealed.iv.base64EncodedString(), ct: sealed.ciphertext.base64EncodedString()))
-        return HTTPResponse(
+        return TransportResponse(
             statusCode: 200, headers: ["X-ZeroPii-Encryption": PayloadEnvelope.headerValue, "Content-Type": "application/json"], body: body)
     }
 }

@@ -126,11 +126,11 @@ final class WireRecorder: HTTPTransport, @unchecked Sendable {
     // Sendable: `recorded` is guarded by `lock`; the transport is thread-safe.
     private let transport = URLSessionTransport()
     private let lock = NSLock()
-    private var recorded: (request: HTTPRequest, response: HTTPResponse)?
+    private var recorded: (request: TransportRequest, response: TransportResponse)?
 
-    var last: (request: HTTPRequest, response: HTTPResponse)? { lock.withLock { recorded } }
+    var last: (request: TransportRequest, response: TransportResponse)? { lock.withLock { recorded } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response = try await transport.send(request)
         lock.withLock { recorded = (request, response) }
         return response

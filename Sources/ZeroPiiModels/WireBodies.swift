@@ -4,27 +4,27 @@ import Foundation
 ///
 /// Every decoder ignores fields it does not know, so a server can add fields without
 /// breaking older clients. These types are plain data; they are never logged.
-public enum WireBodies {
+package enum WireBodies {
     /// `{"value": "..."}`: tokenize one value.
-    public struct TokenizeRequest: Codable, Sendable, Equatable {
+    package struct TokenizeRequest: Codable, Sendable, Equatable {
         /// The `value` field.
-        public var value: String
+        package var value: String
         /// A body with these fields.
-        public init(value: String) { self.value = value }
+        package init(value: String) { self.value = value }
     }
 
     /// `{"token": ..., "exists": ..., "newlyCreated": ..., "dataType": ...}`.
-    public struct TokenizeResponse: Codable, Sendable, Equatable {
+    package struct TokenizeResponse: Codable, Sendable, Equatable {
         /// The `token` field.
-        public var token: String
+        package var token: String
         /// The `exists` field.
-        public var exists: Bool
+        package var exists: Bool
         /// The `newlyCreated` field.
-        public var newlyCreated: Bool
+        package var newlyCreated: Bool
         /// The `dataType` field.
-        public var dataType: String?
+        package var dataType: String?
         /// A body with these fields.
-        public init(token: String, exists: Bool, newlyCreated: Bool, dataType: String?) {
+        package init(token: String, exists: Bool, newlyCreated: Bool, dataType: String?) {
             self.token = token
             self.exists = exists
             self.newlyCreated = newlyCreated
@@ -33,27 +33,27 @@ public enum WireBodies {
     }
 
     /// `{"values": [...]}`: tokenize 1 to 1000 values.
-    public struct BatchTokenizeRequest: Codable, Sendable, Equatable {
+    package struct BatchTokenizeRequest: Codable, Sendable, Equatable {
         /// The `values` field.
-        public var values: [String]
+        package var values: [String]
         /// A body with these fields.
-        public init(values: [String]) { self.values = values }
+        package init(values: [String]) { self.values = values }
     }
 
     /// One entry of a batch response's `results`.
-    public struct BatchTokenizeItem: Codable, Sendable, Equatable {
+    package struct BatchTokenizeItem: Codable, Sendable, Equatable {
         /// The `originalValue` field.
-        public var originalValue: String
+        package var originalValue: String
         /// The `token` field.
-        public var token: String
+        package var token: String
         /// The `exists` field.
-        public var exists: Bool
+        package var exists: Bool
         /// The `newlyCreated` field.
-        public var newlyCreated: Bool
+        package var newlyCreated: Bool
         /// The `dataType` field.
-        public var dataType: String?
+        package var dataType: String?
         /// A body with these fields.
-        public init(originalValue: String, token: String, exists: Bool, newlyCreated: Bool, dataType: String?) {
+        package init(originalValue: String, token: String, exists: Bool, newlyCreated: Bool, dataType: String?) {
             self.originalValue = originalValue
             self.token = token
             self.exists = exists
@@ -63,15 +63,15 @@ public enum WireBodies {
     }
 
     /// A batch response's `summary`.
-    public struct BatchTokenizeSummary: Codable, Sendable, Equatable {
+    package struct BatchTokenizeSummary: Codable, Sendable, Equatable {
         /// The `processedCount` field.
-        public var processedCount: Int
+        package var processedCount: Int
         /// The `existingCount` field.
-        public var existingCount: Int
+        package var existingCount: Int
         /// The `newlyCreatedCount` field.
-        public var newlyCreatedCount: Int
+        package var newlyCreatedCount: Int
         /// A body with these fields.
-        public init(processedCount: Int, existingCount: Int, newlyCreatedCount: Int) {
+        package init(processedCount: Int, existingCount: Int, newlyCreatedCount: Int) {
             self.processedCount = processedCount
             self.existingCount = existingCount
             self.newlyCreatedCount = newlyCreatedCount
@@ -79,13 +79,13 @@ public enum WireBodies {
     }
 
     /// `{"results": [...], "summary": {...}}`.
-    public struct BatchTokenizeResponse: Codable, Sendable, Equatable {
+    package struct BatchTokenizeResponse: Codable, Sendable, Equatable {
         /// The `results` field.
-        public var results: [BatchTokenizeItem]
+        package var results: [BatchTokenizeItem]
         /// The `summary` field.
-        public var summary: BatchTokenizeSummary
+        package var summary: BatchTokenizeSummary
         /// A body with these fields.
-        public init(results: [BatchTokenizeItem], summary: BatchTokenizeSummary) {
+        package init(results: [BatchTokenizeItem], summary: BatchTokenizeSummary) {
             self.results = results
             self.summary = summary
         }
@@ -93,21 +93,21 @@ public enum WireBodies {
 
     /// The encrypted request envelope (section 5): `{"v":1,"rid":...,"ts":...,"salt":...,"iv":...,"ct":...}`.
     /// `salt`, `iv` and `ct` are standard Base64 with padding.
-    public struct EnvelopeRequest: Codable, Sendable, Equatable {
+    package struct EnvelopeRequest: Codable, Sendable, Equatable {
         /// The `v` field.
-        public var v: Int
+        package var v: Int
         /// The `rid` field.
-        public var rid: String
+        package var rid: String
         /// The `ts` field.
-        public var ts: Int64
+        package var ts: Int64
         /// The `salt` field.
-        public var salt: String
+        package var salt: String
         /// The `iv` field.
-        public var iv: String
+        package var iv: String
         /// The `ct` field.
-        public var ct: String
+        package var ct: String
         /// A body with these fields.
-        public init(v: Int, rid: String, ts: Int64, salt: String, iv: String, ct: String) {
+        package init(v: Int, rid: String, ts: Int64, salt: String, iv: String, ct: String) {
             self.v = v
             self.rid = rid
             self.ts = ts
@@ -118,17 +118,17 @@ public enum WireBodies {
     }
 
     /// The encrypted response envelope: `{"v":1,"rid":...,"iv":...,"ct":...}`.
-    public struct EnvelopeResponse: Codable, Sendable, Equatable {
+    package struct EnvelopeResponse: Codable, Sendable, Equatable {
         /// The `v` field.
-        public var v: Int
+        package var v: Int
         /// The `rid` field.
-        public var rid: String
+        package var rid: String
         /// The `iv` field.
-        public var iv: String
+        package var iv: String
         /// The `ct` field.
-        public var ct: String
+        package var ct: String
         /// A body with these fields.
-        public init(v: Int, rid: String, iv: String, ct: String) {
+        package init(v: Int, rid: String, iv: String, ct: String) {
             self.v = v
             self.rid = rid
             self.iv = iv
@@ -138,15 +138,15 @@ public enum WireBodies {
 
     /// The CleverTap-compatible request envelope (section 9), sent with `Encrypted: true`:
     /// `{"itp":...,"itk":...,"itv":...}`, each standard Base64 with padding.
-    public struct CleverTapEnvelopeRequest: Codable, Sendable, Equatable {
+    package struct CleverTapEnvelopeRequest: Codable, Sendable, Equatable {
         /// The `itp` field: the AES-256-GCM ciphertext followed by its 16-byte tag.
-        public var itp: String
+        package var itp: String
         /// The `itk` field: the 32-byte AES key the request and its response are sealed with.
-        public var itk: String
+        package var itk: String
         /// The `itv` field: the request's 12-byte IV.
-        public var itv: String
+        package var itv: String
         /// A body with these fields.
-        public init(itp: String, itk: String, itv: String) {
+        package init(itp: String, itk: String, itv: String) {
             self.itp = itp
             self.itk = itk
             self.itv = itv
@@ -155,37 +155,37 @@ public enum WireBodies {
 
     /// The CleverTap-compatible response envelope (section 9): `{"itp":...,"itv":...}`,
     /// sealed with the request's key.
-    public struct CleverTapEnvelopeResponse: Codable, Sendable, Equatable {
+    package struct CleverTapEnvelopeResponse: Codable, Sendable, Equatable {
         /// The `itp` field: the AES-256-GCM ciphertext followed by its 16-byte tag.
-        public var itp: String
+        package var itp: String
         /// The `itv` field: the response's 12-byte IV.
-        public var itv: String
+        package var itv: String
         /// A body with these fields.
-        public init(itp: String, itv: String) {
+        package init(itp: String, itv: String) {
             self.itp = itp
             self.itv = itv
         }
     }
 
     /// `{"error": {"code": "...", "message": "..."}}`, the body of every non-2xx answer.
-    public struct ErrorResponse: Codable, Sendable, Equatable {
+    package struct ErrorResponse: Codable, Sendable, Equatable {
         /// The `error` object: a machine-readable code and a human-readable message.
-        public struct Detail: Codable, Sendable, Equatable {
+        package struct Detail: Codable, Sendable, Equatable {
             /// The `code` field.
-            public var code: String
+            package var code: String
             /// The `message` field.
-            public var message: String
+            package var message: String
             /// A body with these fields.
-            public init(code: String, message: String) {
+            package init(code: String, message: String) {
                 self.code = code
                 self.message = message
             }
         }
 
         /// The `error` field.
-        public var error: Detail
+        package var error: Detail
         /// A body with these fields.
-        public init(code: String, message: String) {
+        package init(code: String, message: String) {
             error = Detail(code: code, message: message)
         }
     }

@@ -6,19 +6,19 @@
 /// (Android's libcore, and desktop JDKs up to 18; JDK 19 moved to the shortest digits,
 /// which differ for some numbers). Plain decimal with at least one fractional digit when
 /// 10^-3 <= |x| < 10^7; otherwise `d.dddE-n` with no `+` in the exponent.
-public enum WireValueFormat {
+package enum WireValueFormat {
     /// `true` or `false`.
-    public static func string(_ value: Bool) -> String {
+    package static func string(_ value: Bool) -> String {
         value ? "true" : "false"
     }
 
     /// Decimal, `-` for negatives, no leading zeros.
-    public static func string(_ value: Int) -> String {
+    package static func string(_ value: Int) -> String {
         String(value)
     }
 
     /// Decimal, `-` for negatives, no leading zeros.
-    public static func string(_ value: Int64) -> String {
+    package static func string(_ value: Int64) -> String {
         String(value)
     }
 
@@ -26,7 +26,7 @@ public enum WireValueFormat {
     ///
     /// `100` → `"100.0"`, `1e7` → `"1.0E7"`, `0.1 + 0.2` → `"0.30000000000000004"`,
     /// `1e23` → `"9.999999999999999E22"`, `5e-324` → `"4.9E-324"`.
-    public static func string(_ value: Double) -> String? {
+    package static func string(_ value: Double) -> String? {
         guard value.isFinite else { return nil }
         return JavaDecimalDigits(magnitudeOf: value).javaText(isNegative: value.sign == .minus)
     }
@@ -35,7 +35,7 @@ public enum WireValueFormat {
     /// `Float` has digits of its own, often fewer than the `Double` of the same value
     /// (`Float(0.1)` is `"0.1"`), and sometimes more than the shortest that read back
     /// (`Float(123456789)` is `"1.23456792E8"`).
-    public static func string(_ value: Float) -> String? {
+    package static func string(_ value: Float) -> String? {
         guard value.isFinite else { return nil }
         return JavaDecimalDigits(magnitudeOf: value).javaText(isNegative: value.sign == .minus)
     }

@@ -6,11 +6,11 @@ import Foundation
 /// and asctime, as RFC 9110 requires recipients to. The formatters are made once and
 /// shared; a lock serialises their use, since `DateFormatter` is not documented as
 /// thread-safe on every platform this package supports.
-public enum HTTPDate {
+package enum HTTPDate {
     private static let parser = Parser()
 
     /// The date `text` names, or nil when it is not an HTTP date.
-    public static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         parser.date(from: text)
     }
 

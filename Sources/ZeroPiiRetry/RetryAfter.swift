@@ -2,9 +2,9 @@ import Foundation
 
 /// Parses the `Retry-After` header (RFC 9110, section 10.2.3): either a number of
 /// seconds or an HTTP date.
-public enum RetryAfter {
+package enum RetryAfter {
     /// The longest wait a `Retry-After` header can impose.
-    public static let maximumMilliseconds = 60_000
+    package static let maximumMilliseconds = 60_000
 
     /// The wait the header asks for, in milliseconds, capped at 60 s; nil when the
     /// header is absent or unreadable. A date in the past means no wait.
@@ -17,7 +17,7 @@ public enum RetryAfter {
     ///   - now: the current time on the server's clock, so an HTTP date is measured
     ///     against the clock that wrote it (the SDK passes its device clock corrected by
     ///     the offset it learned from the server).
-    public static func milliseconds(from header: String?, now: Date) -> Int? {
+    package static func milliseconds(from header: String?, now: Date) -> Int? {
         guard let raw = header?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
         if raw.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             guard let seconds = Int(raw) else { return maximumMilliseconds }
@@ -30,7 +30,7 @@ public enum RetryAfter {
 
     /// Reads an HTTP date.
     @available(*, deprecated, renamed: "HTTPDate.date(from:)")
-    public static func httpDate(_ text: String) -> Date? {
+    package static func httpDate(_ text: String) -> Date? {
         HTTPDate.date(from: text)
     }
 }

@@ -7,9 +7,9 @@ import Foundation
 /// that long (capped at 60 s); an HTTP date in it is measured against the clock's
 /// ``RetryClock/now()``. Sleeps are cancellable: cancelling the task ends the
 /// loop with `CancellationError`.
-public struct RetryLoop: Sendable {
+package struct RetryLoop: Sendable {
     /// What one attempt came to.
-    public enum Outcome<Success: Sendable>: Sendable {
+    package enum Outcome<Success: Sendable>: Sendable {
         /// Done, successfully or with a failure that is final whatever the policy says.
         case finished(Success)
         /// A failure the policy may retry: `statusCode` nil for no HTTP response;
@@ -22,7 +22,7 @@ public struct RetryLoop: Sendable {
     private let clock: any RetryClock
 
     /// A loop that asks `policy` and sleeps on `clock`.
-    public init(policy: RetryPolicy, clock: any RetryClock = SystemRetryClock()) {
+    package init(policy: RetryPolicy, clock: any RetryClock = SystemRetryClock()) {
         self.policy = RetryPolicyBox(policy)
         self.clock = clock
     }
@@ -33,7 +33,7 @@ public struct RetryLoop: Sendable {
     /// is waited without overflow (the SDK bounds the whole call with its own time limit).
     /// - Parameter attempt: receives the zero-based attempt number (0 = initial).
     /// - Parameter willRetry: told the status and delay before each retry (for logging).
-    public func run<Success: Sendable>(
+    package func run<Success: Sendable>(
         _ attempt: (Int) async throws -> Outcome<Success>,
         willRetry: (Int?, Int) -> Void = { _, _ in }
     ) async throws -> Success {

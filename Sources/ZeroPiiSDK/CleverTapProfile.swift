@@ -70,7 +70,7 @@ struct CleverTapProfile: WireProfile {
 
     /// A 2xx without the `itp`/`itv` body is a downgrade, and rejected; one that does not
     /// open under the request's key is undecryptable, and nothing of it is used.
-    private static func open(_ response: HTTPResponse, with key: SymmetricKey) -> Result<Data, RequestFailure> {
+    private static func open(_ response: TransportResponse, with key: SymmetricKey) -> Result<Data, RequestFailure> {
         guard let wire = try? JSONDecoder().decode(WireBodies.CleverTapEnvelopeResponse.self, from: response.body) else {
             return .failure(.downgradedResponse)
         }

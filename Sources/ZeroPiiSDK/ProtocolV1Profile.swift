@@ -37,7 +37,7 @@ struct ProtocolV1Profile: WireProfile {
         )
     }
 
-    private static func open(_ response: HTTPResponse, with envelope: PayloadEnvelope) -> Result<Data, RequestFailure> {
+    private static func open(_ response: TransportResponse, with envelope: PayloadEnvelope) -> Result<Data, RequestFailure> {
         guard response.header("X-ZeroPii-Encryption") == PayloadEnvelope.headerValue else { return .failure(.downgradedResponse) }
         guard let wire = try? JSONDecoder().decode(WireBodies.EnvelopeResponse.self, from: response.body),
             wire.v == PayloadEnvelope.version, wire.rid == envelope.requestID,

@@ -12,5 +12,5 @@ struct SealedWireRequest: Sendable {
     /// Headers the profile adds to the common ones (PROTOCOL.md section 2).
     let headers: [String: String]
     /// Turns a 2xx response into the plain JSON of section 3, or the failure to report.
-    let openResponse: @Sendable (HTTPResponse) -> Result<Data, RequestFailure>
+    let openResponse: @Sendable (TransportResponse) -> Result<Data, RequestFailure>
 }

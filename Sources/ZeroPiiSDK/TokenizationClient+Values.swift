@@ -6,7 +6,7 @@ import ZeroPiiModels
 #endif
 
 /// Typed values and batch limits, checked before any request: each typed value becomes
-/// its wire string (``/ZeroPiiModels/WireValueFormat``), and a batch that is empty, too
+/// its wire string (`WireValueFormat`), and a batch that is empty, too
 /// large or holds a non-finite number fails at once with ``/ZeroPiiModels/ZeroPiiErrorKind/invalidInput``.
 extension TokenizationClient {
     func tokenize(_ value: Int) async -> TokenizeResult {

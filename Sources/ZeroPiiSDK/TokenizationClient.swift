@@ -263,9 +263,9 @@ final class TokenizationClient: Sendable {
     }
 
     private struct Exchange {
-        let response: HTTPResponse
+        let response: TransportResponse
         /// Reads a 2xx answer as the profile the request was sealed with.
-        let openResponse: @Sendable (HTTPResponse) -> Result<Data, RequestFailure>
+        let openResponse: @Sendable (TransportResponse) -> Result<Data, RequestFailure>
         /// The `error.code` of an error answer's body, decoded once per response.
         let serverErrorCode: String?
     }
@@ -287,7 +287,7 @@ final class TokenizationClient: Sendable {
             "User-Agent": "ZeroPiiSDK/\(Self.sdkVersion) (\(Self.operatingSystem))",
         ]) { _, common in common }
         logger.debug("\(operation.label): attempt \(number + 1), request \(requestID), \(sealed.body.count) bytes (\(profile.logLabel))")
-        let request = HTTPRequest(method: "POST", url: url, headers: headers, body: sealed.body, timeout: requestTimeout)
+        let request = TransportRequest(method: "POST", url: url, headers: headers, body: sealed.body, timeout: requestTimeout)
         // A call that ended (time limit, cancellation) sends nothing more.
         try Task.checkCancellation()
         let response = try await transport.send(request)
@@ -328,13 +328,13 @@ final class TokenizationClient: Sendable {
     }
 
     /// The `error.code` of an error body, if the body is one.
-    static func serverErrorCode(_ response: HTTPResponse) -> String? {
+    static func serverErrorCode(_ response: TransportResponse) -> String? {
         (try? JSONDecoder().decode(WireBodies.ErrorResponse.self, from: response.body))?.error.code
     }
 
     /// Stores the offset between the server's `Date` and the local clock; false when the
     /// response has no readable `Date`.
-    private func adoptServerClock(from response: HTTPResponse) -> Bool {
+    private func adoptServerClock(from response: TransportResponse) -> Bool {
         guard let header = response.header("Date"), let serverDate = HTTPDate.date(from: header) else { return false }
         let offset = Int64((serverDate.timeIntervalSince(deviceClock.now())).rounded())
         clockOffset.seconds = offset

@@ -30,7 +30,10 @@ import ZeroPiiTransport
 /// there. A ``/ZeroPiiRetry/RetryPolicy``'s delay may be any `Int`: negative counts as
 /// zero, and any wait, up to `Int.max` milliseconds, is cut short by ``callTimeout``.
 public struct ZeroPiiConfiguration: Sendable {
-    /// Where callbacks are delivered. Default: the main queue.
+    /// Where callbacks of calls made from nonisolated code (and from Objective-C) are
+    /// delivered. Default: the main queue. A callback passed from actor-isolated code runs
+    /// on that actor instead, whatever this queue is: it belongs to the actor, and Swift 6
+    /// would stop the app if it ran anywhere else.
     public var callbackQueue: DispatchQueue = .main
     /// How long one whole call may take, in seconds: the access token, every attempt and
     /// every wait between attempts. When it passes, the call ends with an error result of

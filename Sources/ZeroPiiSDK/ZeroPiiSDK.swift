@@ -4,8 +4,10 @@ import Foundation
 /// The entry point: initialise once with your ``/ZeroPiiAuth/AccessTokenProvider`` and API URL, then
 /// tokenize values through ``getInstance()``.
 ///
-/// Every tokenize method works in the background and calls its callback exactly once,
-/// on the main queue (or the queue in ``ZeroPiiConfiguration/callbackQueue``). Swift
+/// Every tokenize method works in the background and calls its callback exactly once:
+/// on the caller's actor when it is called from actor-isolated code (a `@MainActor` view
+/// model, a SwiftUI view), otherwise on the main queue (or the queue in
+/// ``ZeroPiiConfiguration/callbackQueue``); see <doc:GettingStarted#Concurrency>. Swift
 /// callers can use the `async` variants in `ZeroPiiSDK+Async.swift` instead.
 ///
 /// Calling `initialize` again replaces the configuration of the same instance: new
@@ -137,125 +139,422 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         lock.withLock { engine = newEngine }
     }
 
-    // MARK: Single values
+    // MARK: Single values and batches
+    //
+    // Each method comes twice. The Swift one has an `isolation` parameter that defaults to
+    // the caller's actor (`#isolation`): a callback formed in actor-isolated code (a
+    // `@MainActor` view model, a SwiftUI view) belongs to that actor, and Swift 6 checks
+    // that at run time, so the SDK runs it there rather than on `callbackQueue`, where the
+    // check would trap. A callback with an actor of its own that the caller's isolation
+    // does not match (`{ @MainActor in ... }` from nonisolated code) does not convert to
+    // the parameter's type: a compile error instead of a trap. The Objective-C one has the
+    // reference's selector and no isolation (blocks have none), and is hidden from Swift so
+    // that Swift code always gets the isolation-aware method.
 
+    #if compiler(>=6.0)
     /// Tokenizes a string, unchanged (no trimming, no normalisation).
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - value: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func tokenizeString(
+        _ value: String, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.tokenize(value) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeString:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeString:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(swift, obsoleted: 1, message: "Swift calls tokenizeString(_:isolation:callback:), which runs the callback on the caller's actor")
+    #endif
     public func tokenizeString(_ value: String, callback: @escaping (TokenizeResult) -> Void) {
-        deliver(callback) { await $0.tokenize(value) }
+        deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
+    #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes an integer, sent in decimal.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - value: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func tokenizeInt(
+        _ value: Int, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.tokenize(value) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeInt:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeInt:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(swift, obsoleted: 1, message: "Swift calls tokenizeInt(_:isolation:callback:), which runs the callback on the caller's actor")
+    #endif
     public func tokenizeInt(_ value: Int, callback: @escaping (TokenizeResult) -> Void) {
-        deliver(callback) { await $0.tokenize(value) }
+        deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
+    #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes a 64-bit integer, sent in decimal.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - value: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func tokenizeLong(
+        _ value: Int64, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.tokenize(value) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeLong:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeLong:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(swift, obsoleted: 1, message: "Swift calls tokenizeLong(_:isolation:callback:), which runs the callback on the caller's actor")
+    #endif
     public func tokenizeLong(_ value: Int64, callback: @escaping (TokenizeResult) -> Void) {
-        deliver(callback) { await $0.tokenize(value) }
+        deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
+    #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes a `Float`, written as Java's `Float.toString` writes it. NaN and
     /// infinities give an error result without a request.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - value: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func tokenizeFloat(
+        _ value: Float, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.tokenize(value) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeFloat:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeFloat:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(swift, obsoleted: 1, message: "Swift calls tokenizeFloat(_:isolation:callback:), which runs the callback on the caller's actor")
+    #endif
     public func tokenizeFloat(_ value: Float, callback: @escaping (TokenizeResult) -> Void) {
-        deliver(callback) { await $0.tokenize(value) }
+        deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
+    #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes a `Double`, written as Java's `Double.toString` writes it. NaN and
     /// infinities give an error result without a request.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - value: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func tokenizeDouble(
+        _ value: Double, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.tokenize(value) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeDouble:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeDouble:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(swift, obsoleted: 1, message: "Swift calls tokenizeDouble(_:isolation:callback:), which runs the callback on the caller's actor")
+    #endif
     public func tokenizeDouble(_ value: Double, callback: @escaping (TokenizeResult) -> Void) {
-        deliver(callback) { await $0.tokenize(value) }
+        deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
+    #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes a Boolean, sent as `true` or `false`.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - value: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func tokenizeBool(
+        _ value: Bool, isolation: isolated (any Actor)? = #isolation, callback: @escaping (TokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.tokenize(value) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `tokenizeBool:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(tokenizeBool:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(swift, obsoleted: 1, message: "Swift calls tokenizeBool(_:isolation:callback:), which runs the callback on the caller's actor")
+    #endif
     public func tokenizeBool(_ value: Bool, callback: @escaping (TokenizeResult) -> Void) {
-        deliver(callback) { await $0.tokenize(value) }
+        deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
+    #endif
 
-    // MARK: Batches
-
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 strings in one request. An empty or larger batch gives an
     /// error result at once, without a request.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - values: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func batchTokenizeStringValues(
+        _ values: [String], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeStringValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeStringValues:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(
+        swift, obsoleted: 1, message: "Swift calls batchTokenizeStringValues(_:isolation:callback:), which runs the callback on the caller's actor"
+    )
+    #endif
     public func batchTokenizeStringValues(_ values: [String], callback: @escaping (BatchTokenizeResult) -> Void) {
-        deliver(callback) { await $0.batchTokenize(values) }
+        deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
+    #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 integers in one request.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - values: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func batchTokenizeIntValues(
+        _ values: [Int], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeIntValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeIntValues:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(
+        swift, obsoleted: 1, message: "Swift calls batchTokenizeIntValues(_:isolation:callback:), which runs the callback on the caller's actor"
+    )
+    #endif
     public func batchTokenizeIntValues(_ values: [Int], callback: @escaping (BatchTokenizeResult) -> Void) {
-        deliver(callback) { await $0.batchTokenize(values) }
+        deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
+    #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 64-bit integers in one request.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - values: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func batchTokenizeLongValues(
+        _ values: [Int64], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeLongValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeLongValues:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(
+        swift, obsoleted: 1, message: "Swift calls batchTokenizeLongValues(_:isolation:callback:), which runs the callback on the caller's actor"
+    )
+    #endif
     public func batchTokenizeLongValues(_ values: [Int64], callback: @escaping (BatchTokenizeResult) -> Void) {
-        deliver(callback) { await $0.batchTokenize(values) }
+        deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
+    #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 `Float`s in one request; any NaN or infinity fails the batch
     /// without a request.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - values: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func batchTokenizeFloatValues(
+        _ values: [Float], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeFloatValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeFloatValues:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(
+        swift, obsoleted: 1, message: "Swift calls batchTokenizeFloatValues(_:isolation:callback:), which runs the callback on the caller's actor"
+    )
+    #endif
     public func batchTokenizeFloatValues(_ values: [Float], callback: @escaping (BatchTokenizeResult) -> Void) {
-        deliver(callback) { await $0.batchTokenize(values) }
+        deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
+    #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 `Double`s in one request; any NaN or infinity fails the batch
     /// without a request.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - values: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func batchTokenizeDoubleValues(
+        _ values: [Double], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeDoubleValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeDoubleValues:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(
+        swift, obsoleted: 1, message: "Swift calls batchTokenizeDoubleValues(_:isolation:callback:), which runs the callback on the caller's actor"
+    )
+    #endif
     public func batchTokenizeDoubleValues(_ values: [Double], callback: @escaping (BatchTokenizeResult) -> Void) {
-        deliver(callback) { await $0.batchTokenize(values) }
+        deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
+    #endif
 
+    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 Booleans in one request.
+    ///
+    /// The callback runs exactly once: on the caller's actor when called from
+    /// actor-isolated code, on ``ZeroPiiConfiguration/callbackQueue`` otherwise.
+    ///
+    /// - Parameters:
+    ///   - values: What to tokenize.
+    ///   - isolation: Leave out: the caller's actor (`#isolation`), if any.
+    ///   - callback: Receives the result.
+    public func batchTokenizeBoolValues(
+        _ values: [Bool], isolation: isolated (any Actor)? = #isolation, callback: @escaping (BatchTokenizeResult) -> Void
+    ) {
+        deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
+    }
+    #endif
+
+    #if canImport(ObjectiveC) || !compiler(>=6.0)
+    /// Objective-C's `batchTokenizeBoolValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
     @objc(batchTokenizeBoolValues:callback:)
     #endif
+    #if compiler(>=6.0)
+    @available(
+        swift, obsoleted: 1, message: "Swift calls batchTokenizeBoolValues(_:isolation:callback:), which runs the callback on the caller's actor"
+    )
+    #endif
     public func batchTokenizeBoolValues(_ values: [Bool], callback: @escaping (BatchTokenizeResult) -> Void) {
-        deliver(callback) { await $0.batchTokenize(values) }
+        deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
+    #endif
 
     // MARK: Delivery
 
-    /// Runs `work` in the background and hands its result to `callback` exactly once,
-    /// on the configured queue. The configuration is read once, here: a call runs with
-    /// the client and calls back on the queue of the same `initialize`.
+    /// Runs `work` in the background and hands its result to `callback` exactly once: on
+    /// `isolation`, the caller's actor, when there is one (the callback may touch that
+    /// actor's state, and Swift 6 checks that it runs there), else on the configured
+    /// queue. The configuration is read once, here: a call runs with the client and calls
+    /// back on the queue of the same `initialize`.
     private func deliver<Result: Sendable>(
+        isolation: isolated (any Actor)?,
         _ callback: @escaping (Result) -> Void,
         _ work: @escaping @Sendable (TokenizationClient) async -> Result
     ) {
         let engine = currentEngine
         let box = CallbackBox(callback)
-        Task.detached {
+        guard isolation != nil else {
+            Task.detached {
+                let result = await work(engine.client)
+                engine.callbackQueue.async { box.callback(result) }
+            }
+            return
+        }
+        // Capturing the isolated parameter makes the task run on that actor; `work` is
+        // nonisolated and async, so the request itself still runs off it.
+        Task {
+            _ = isolation
             let result = await work(engine.client)
-            engine.callbackQueue.async { box.callback(result) }
+            box.callback(result)
         }
     }
 }
@@ -282,8 +581,8 @@ private final class SharedInstance: @unchecked Sendable {
     }
 }
 
-/// Carries an app's callback to the callback queue. The SDK calls it once, on that
-/// queue, and touches it nowhere else, so handing it across threads is safe even
+/// Carries an app's callback to the callback queue or the caller's actor. The SDK calls
+/// it once, there, and touches it nowhere else, so handing it across threads is safe even
 /// though the reference API's closure type is not `@Sendable`.
 private struct CallbackBox<Result>: @unchecked Sendable {
     let callback: (Result) -> Void

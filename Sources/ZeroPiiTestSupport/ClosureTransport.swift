@@ -10,25 +10,25 @@ import ZeroPiiTransport
 ///
 /// ```swift
 /// let transport = ClosureTransport { request in
-///     HTTPResponse(statusCode: 503, headers: ["Retry-After": "1"])
+///     TransportResponse(statusCode: 503, headers: ["Retry-After": "1"])
 /// }
 /// ```
 public struct ClosureTransport: HTTPTransport {
-    private let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
+    private let handler: @Sendable (TransportRequest) async throws -> TransportResponse
 
     /// A transport that answers with `handler`.
-    public init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+    public init(_ handler: @escaping @Sendable (TransportRequest) async throws -> TransportResponse) {
         self.handler = handler
     }
 
     /// Answers `request` with the closure's response, or throws what it throws.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try await handler(request)
     }
 
     /// Answers every request with the same status, headers and body.
     public static func responding(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) -> ClosureTransport {
-        ClosureTransport { _ in HTTPResponse(statusCode: statusCode, headers: headers, body: body) }
+        ClosureTransport { _ in TransportResponse(statusCode: statusCode, headers: headers, body: body) }
     }
 
     /// Fails every request as if the network were down.

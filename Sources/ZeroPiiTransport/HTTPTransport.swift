@@ -9,5 +9,5 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the server's response, whatever its status.
     ///
     /// - Throws: A ``TransportError`` when no HTTP response arrived.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: TransportRequest) async throws -> TransportResponse
 }

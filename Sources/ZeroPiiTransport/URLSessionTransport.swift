@@ -56,7 +56,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     ///   was cancelled, ``TransportError/cancelled`` when the session cancelled the request
     ///   on its own (for example because the app invalidated it), or a ``TransportError``
     ///   of kind `connectionFailed` for any other failure to get an HTTP response.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         let limit = Self.timeLimit(request.timeout)
         guard limit != 0 else { throw TransportError.timedOut }
@@ -79,7 +79,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         }
         defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     continuation.resume(with: Self.outcome(data: data, response: response, error: error, cancellation: pending.cancellation))
                 }
@@ -99,13 +99,13 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 
     private static func outcome(
         data: Data?, response: URLResponse?, error: Error?, cancellation: PendingTask.Cancellation?
-    ) -> Result<HTTPResponse, Error> {
+    ) -> Result<TransportResponse, Error> {
         if let http = response as? HTTPURLResponse, error == nil {
             var headers: [String: String] = [:]
             for (name, value) in http.allHeaderFields {
                 headers[String(describing: name)] = String(describing: value)
             }
-            return .success(HTTPResponse(statusCode: http.statusCode, headers: headers, body: data ?? Data()))
+            return .success(TransportResponse(statusCode: http.statusCode, headers: headers, body: data ?? Data()))
         }
         guard let urlError = error as? URLError else {
             return .failure(TransportError.connectionFailed(detail: "no HTTP response"))

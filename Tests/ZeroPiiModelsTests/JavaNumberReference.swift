@@ -97,7 +97,8 @@ struct JavaNumberReference: Sendable {
         async let javac: Void = run(tools.javac, ["-d", folder.path, packageRoot.appendingPathComponent("Scripts/java/JavaNumberStrings.java").path])
         async let swiftc: Void = run(
             tools.swiftc,
-            ["-O", "-parse-as-library", "-module-name", "SwiftNumberStrings", "-o", helper.path]
+            // -package-name: WireValueFormat has package access (it is no part of the API apps see).
+            ["-O", "-parse-as-library", "-module-name", "SwiftNumberStrings", "-package-name", "ZeroPii", "-o", helper.path]
                 + modelSources + [packageRoot.appendingPathComponent("Scripts/java/SwiftNumberStrings.swift").path])
         _ = try await (javac, swiftc)
         return JavaNumberReference(folder: folder, java: tools.java, swiftHelper: helper)

@@ -8,11 +8,11 @@ import ZeroPiiTestSupport
 /// The CleverTap-compatible profile (PROTOCOL.md, section 9) through the whole pipeline,
 /// against the in-test server.
 struct CleverTapProfileTests {
-    private static func envelope(of request: HTTPRequest) throws -> WireBodies.CleverTapEnvelopeRequest {
+    private static func envelope(of request: TransportRequest) throws -> WireBodies.CleverTapEnvelopeRequest {
         try JSONDecoder().decode(WireBodies.CleverTapEnvelopeRequest.self, from: request.body)
     }
 
-    private static func isEncrypted(_ request: HTTPRequest) -> Bool {
+    private static func isEncrypted(_ request: TransportRequest) -> Bool {
         request.header("Encrypted") == "true"
     }
 
@@ -116,7 +116,7 @@ struct CleverTapProfileTests {
             server.script { request in
                 let genuine = server.handleUnscripted(request)
                 let wire = try! JSONDecoder().decode(WireBodies.CleverTapEnvelopeResponse.self, from: genuine.body)
-                return HTTPResponse(statusCode: 200, headers: genuine.headers, body: alter(wire))
+                return TransportResponse(statusCode: 200, headers: genuine.headers, body: alter(wire))
             }
             return await makeClient(server: server, wireProfile: .cleverTapCompatible).tokenize("alice@example.com")
         }

@@ -62,7 +62,7 @@ final class HeldTransport: @unchecked Sendable {
 }
 
 /// The values of a plaintext request: the batch's values, or the one value of a single.
-func sentValues(_ request: HTTPRequest) -> [String] {
+func sentValues(_ request: TransportRequest) -> [String] {
     if request.url.path.hasSuffix("/tokenize/batch") {
         return (try? JSONDecoder().decode(WireBodies.BatchTokenizeRequest.self, from: request.body))?.values ?? []
     }
@@ -118,9 +118,9 @@ func closeWindow(of client: TokenizationClient, on clock: ManualTokenClock, wind
 final class RequestRecorder: @unchecked Sendable {
     // Sendable: all state is guarded by `lock`.
     private let lock = NSLock()
-    private var seen: [HTTPRequest] = []
+    private var seen: [TransportRequest] = []
 
-    var requests: [HTTPRequest] { lock.withLock { seen } }
+    var requests: [TransportRequest] { lock.withLock { seen } }
 
-    func record(_ request: HTTPRequest) { lock.withLock { seen.append(request) } }
+    func record(_ request: TransportRequest) { lock.withLock { seen.append(request) } }
 }

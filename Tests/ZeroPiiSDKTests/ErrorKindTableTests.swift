@@ -74,7 +74,7 @@ struct ErrorKindTableTests {
         ) -> TokenizationClient {
             makeClient(server: server, provider: provider, wireProfile: wireProfile, configure: configure)
         }
-        func answering(_ response: HTTPResponse) -> TokenizationClient {
+        func answering(_ response: TransportResponse) -> TokenizationClient {
             client { $0.transport = ClosureTransport { _ in response } }
         }
         func plainAnswering(_ body: String) -> TokenizationClient {
@@ -82,7 +82,7 @@ struct ErrorKindTableTests {
         }
         let hanging = ClosureTransport { _ in
             try await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)
-            return HTTPResponse(statusCode: 200)
+            return TransportResponse(statusCode: 200)
         }
         var invalidURL = ZeroPiiConfiguration()
         invalidURL.transport = server.transport
@@ -182,15 +182,16 @@ struct ErrorKindTableTests {
             (
                 "unencrypted answer", .invalidResponse,
                 {
-                    let r = await answering(HTTPResponse(statusCode: 200, body: Data("{}".utf8))).tokenize("v");
+                    let r = await answering(TransportResponse(statusCode: 200, body: Data("{}".utf8))).tokenize("v");
                     return (r.errorKind, r.httpStatusCode)
                 }
             ),
             (
                 "undecryptable answer", .invalidResponse,
                 {
-                    let r = await answering(HTTPResponse(statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1"], body: Data("{}".utf8))).tokenize(
-                        "v")
+                    let r = await answering(TransportResponse(statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1"], body: Data("{}".utf8)))
+                        .tokenize(
+                            "v")
                     return (r.errorKind, r.httpStatusCode)
                 }
             ),

@@ -154,9 +154,9 @@ struct FacadeTests {
                 server.script(status: status)
                 record(await sdk.batchTokenize([value, value + "2"]))
             }
-            server.script { _ in HTTPResponse(statusCode: 200, body: Data(value.utf8)) }
+            server.script { _ in TransportResponse(statusCode: 200, body: Data(value.utf8)) }
             record(await sdk.tokenize(value))
-            server.script { _ in HTTPResponse(statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1"], body: Data("{}".utf8)) }
+            server.script { _ in TransportResponse(statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1"], body: Data("{}".utf8)) }
             record(await sdk.batchTokenize([value]))
             record(await sdk.batchTokenize([value]))  // success with items
 

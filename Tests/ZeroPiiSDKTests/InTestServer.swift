@@ -13,8 +13,8 @@ final class InTestServer: @unchecked Sendable {
     // Sendable: all state is guarded by `lock`.
     private let lock = NSLock()
     private var known: Set<String> = []
-    private var scripted: [(HTTPRequest) -> HTTPResponse?] = []
-    private var received: [HTTPRequest] = []
+    private var scripted: [(TransportRequest) -> TransportResponse?] = []
+    private var received: [TransportRequest] = []
     private var acceptedTokens: Set<String>
     var serverClockOffset: TimeInterval = 0
 
@@ -22,11 +22,11 @@ final class InTestServer: @unchecked Sendable {
         self.acceptedTokens = acceptedTokens
     }
 
-    var requests: [HTTPRequest] { lock.withLock { received } }
+    var requests: [TransportRequest] { lock.withLock { received } }
 
     /// The next request is answered by `response` instead of the server logic (when it
     /// returns non-nil).
-    func script(_ response: @escaping (HTTPRequest) -> HTTPResponse?) {
+    func script(_ response: @escaping (TransportRequest) -> TransportResponse?) {
         lock.withLock { scripted.append(response) }
     }
 
@@ -45,9 +45,9 @@ final class InTestServer: @unchecked Sendable {
         "tok_" + SHA256.hash(data: Data(value.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
-    static func errorResponse(status: Int, code: String, headers: [String: String] = [:]) -> HTTPResponse {
+    static func errorResponse(status: Int, code: String, headers: [String: String] = [:]) -> TransportResponse {
         let body = try! JSONEncoder().encode(WireBodies.ErrorResponse(code: code, message: "scripted failure"))
-        return HTTPResponse(statusCode: status, headers: headers.merging(["Date": httpDate(Date())]) { a, _ in a }, body: body)
+        return TransportResponse(statusCode: status, headers: headers.merging(["Date": httpDate(Date())]) { a, _ in a }, body: body)
     }
 
     static func httpDate(_ date: Date) -> String {
@@ -58,8 +58,8 @@ final class InTestServer: @unchecked Sendable {
         return formatter.string(from: date)
     }
 
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let override: ((HTTPRequest) -> HTTPResponse?)? = lock.withLock {
+    func handle(_ request: TransportRequest) -> TransportResponse {
+        let override: ((TransportRequest) -> TransportResponse?)? = lock.withLock {
             received.append(request)
             return scripted.isEmpty ? nil : scripted.removeFirst()
         }
@@ -134,15 +134,15 @@ final class InTestServer: @unchecked Sendable {
             let sealed = try! AES.GCM.seal(body, using: cleverTapKey)
             let wire = WireBodies.CleverTapEnvelopeResponse(
                 itp: (sealed.ciphertext + sealed.tag).base64EncodedString(), itv: Data(sealed.nonce).base64EncodedString())
-            return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: try! JSONEncoder().encode(wire))
+            return TransportResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: try! JSONEncoder().encode(wire))
         }
         guard let envelope else {
-            return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)
+            return TransportResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)
         }
         let sealed = try! envelope.sealResponse(body)
         let wire = WireBodies.EnvelopeResponse(
             v: 1, rid: envelope.requestID, iv: sealed.iv.base64EncodedString(), ct: sealed.ciphertext.base64EncodedString())
-        return HTTPResponse(
+        return TransportResponse(
             statusCode: 200, headers: ["X-ZeroPii-Encryption": "v1", "Content-Type": "application/json"], body: try! JSONEncoder().encode(wire))
     }
 

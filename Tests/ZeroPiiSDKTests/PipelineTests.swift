@@ -145,7 +145,7 @@ struct PipelineTests {
     @Test func aDowngradedResponseIsRejected() async throws {
         let server = InTestServer()
         server.script { _ in
-            HTTPResponse(statusCode: 200, body: Data(#"{"token":"plain","exists":false,"newlyCreated":true}"#.utf8))
+            TransportResponse(statusCode: 200, body: Data(#"{"token":"plain","exists":false,"newlyCreated":true}"#.utf8))
         }
         let result = await makeClient(server: server).tokenize("value")
         #expect(!result.isSuccess && result.token == nil)
@@ -205,7 +205,7 @@ struct PipelineTests {
         #expect(TokenizationClient.isConsistent(.init(results: values.map { item($0, false) }, summary: summary), with: values))
 
         let server = InTestServer()
-        server.script { _ in HTTPResponse(statusCode: 200, body: try! JSONEncoder().encode(cases[0])) }
+        server.script { _ in TransportResponse(statusCode: 200, body: try! JSONEncoder().encode(cases[0])) }
         let result = await makeClient(server: server, wireProfile: .plaintext).batchTokenize(values)
         #expect(!result.isSuccess && result.results.isEmpty && result.summary == nil)
         #expect(result.errorMessage == "the server's response did not match the request")
@@ -218,7 +218,7 @@ struct PipelineTests {
         ]
         for body in bodies {
             let server = InTestServer()
-            server.script { _ in HTTPResponse(statusCode: 200, body: body) }
+            server.script { _ in TransportResponse(statusCode: 200, body: body) }
             let result = await makeClient(server: server, wireProfile: .plaintext).tokenize("value")
             #expect(!result.isSuccess && result.token == nil)
         }
@@ -231,7 +231,7 @@ struct PipelineTests {
             configuration.transport = ClosureTransport { _ in
                 continuation.yield()
                 try await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)
-                return HTTPResponse(statusCode: 200)
+                return TransportResponse(statusCode: 200)
             }
         }
         let task = Task { await client.tokenize("value") }
@@ -261,7 +261,7 @@ struct PipelineTests {
 
 extension InTestServer {
     /// The server's own answer, for scripts that alter it.
-    func handleUnscripted(_ request: HTTPRequest) -> HTTPResponse {
+    func handleUnscripted(_ request: TransportRequest) -> TransportResponse {
         let copy = InTestServer()
         return copy.handle(request)
     }
@@ -365,7 +365,7 @@ struct TimeoutAndCancellationLeakTests {
             configuration.transport = ClosureTransport { _ in
                 continuation.yield()
                 try await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)
-                return HTTPResponse(statusCode: 200)
+                return TransportResponse(statusCode: 200)
             }
         }
         let cancelled = Task { await hanging.batchTokenize([value]) }

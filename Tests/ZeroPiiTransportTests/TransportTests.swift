@@ -17,7 +17,7 @@ struct URLSessionTransportTests {
             return .respond(status: 201, headers: ["X-Reply": "yes"], body: Data(echo.utf8))
         }
         defer { server.stop() }
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: "POST", url: server.baseURL.appendingPathComponent("ct-vault/api/v2/tokenize"),
             headers: ["X-Test": "header-value", "Content-Type": "application/json"], body: Data(#"{"value":"v"}"#.utf8), timeout: 10
         )
@@ -34,10 +34,10 @@ struct URLSessionTransportTests {
                 : .respond(status: 503, headers: ["Retry-After": "3"], body: Data("x".utf8))
         }
         defer { server.stop() }
-        let response = try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 10))
+        let response = try await URLSessionTransport().send(TransportRequest(method: "POST", url: server.baseURL, timeout: 10))
         #expect(response.statusCode == 503)
         let empty = try await URLSessionTransport().send(
-            HTTPRequest(method: "POST", url: server.baseURL.appendingPathComponent("empty"), timeout: 10))
+            TransportRequest(method: "POST", url: server.baseURL.appendingPathComponent("empty"), timeout: 10))
         #expect(empty.statusCode == 503)
         #expect(response.header("Retry-After") == "3")
     }
@@ -47,7 +47,7 @@ struct URLSessionTransportTests {
         let url = server.baseURL
         server.stop()
         await #expect(throws: TransportError.connectionFailed) {
-            try await URLSessionTransport().send(HTTPRequest(method: "POST", url: url, timeout: 10))
+            try await URLSessionTransport().send(TransportRequest(method: "POST", url: url, timeout: 10))
         }
     }
 
@@ -56,7 +56,7 @@ struct URLSessionTransportTests {
         defer { server.stop() }
         let started = Date()
         await #expect(throws: TransportError.timedOut) {
-            try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 1))
+            try await URLSessionTransport().send(TransportRequest(method: "POST", url: server.baseURL, timeout: 1))
         }
         #expect(Date().timeIntervalSince(started) < 10)
     }
@@ -70,7 +70,7 @@ struct URLSessionTransportTests {
         defer { server.stop() }
         let started = Date()
         let task = Task {
-            try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 60))
+            try await URLSessionTransport().send(TransportRequest(method: "POST", url: server.baseURL, timeout: 60))
         }
         var iterator = arrived.makeAsyncIterator()
         _ = await iterator.next()
@@ -83,12 +83,12 @@ struct URLSessionTransportTests {
         let server = try LoopbackHTTPServer { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
         defer { server.stop() }
         for timeout in [TimeInterval.infinity, 1e300, TimeInterval(Int.max), URLSessionTransport.longestTimeout + 1] {
-            let response = try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: timeout))
+            let response = try await URLSessionTransport().send(TransportRequest(method: "POST", url: server.baseURL, timeout: timeout))
             #expect(response.statusCode == 200, "\(timeout)")
         }
         for timeout in [0, -1, TimeInterval.nan] {
             await #expect(throws: TransportError.timedOut, "\(timeout)") {
-                try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.baseURL, timeout: timeout))
+                try await URLSessionTransport().send(TransportRequest(method: "POST", url: server.baseURL, timeout: timeout))
             }
         }
     }
@@ -102,12 +102,12 @@ struct URLSessionTransportTests {
         do {
             let transport = URLSessionTransport(session: appSession)
             released = transport
-            #expect(try await transport.send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 10)).statusCode == 204)
+            #expect(try await transport.send(TransportRequest(method: "POST", url: server.baseURL, timeout: 10)).statusCode == 204)
         }
         #expect(released == nil)
         // A round trip after the transport's deinit: the session still takes new tasks.
         for _ in 0..<2 {
-            let again = try await URLSessionTransport(session: appSession).send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 10))
+            let again = try await URLSessionTransport(session: appSession).send(TransportRequest(method: "POST", url: server.baseURL, timeout: 10))
             #expect(again.statusCode == 204)
         }
     }
@@ -121,7 +121,7 @@ struct URLSessionTransportTests {
         defer { server.stop() }
         let appSession = URLSession(configuration: .ephemeral)
         let task = Task {
-            try await URLSessionTransport(session: appSession).send(HTTPRequest(method: "POST", url: server.baseURL, timeout: 60))
+            try await URLSessionTransport(session: appSession).send(TransportRequest(method: "POST", url: server.baseURL, timeout: 60))
         }
         var iterator = arrived.makeAsyncIterator()
         _ = await iterator.next()
@@ -135,21 +135,21 @@ struct URLSessionTransportTests {
     }
 
     @Test func descriptionsHoldNoBodyOrHeaders() {
-        let request = HTTPRequest(
+        let request = TransportRequest(
             method: "POST", url: URL(string: "https://x.test/p?q=1")!, headers: ["Authorization": "Bearer SECRET"], body: Data("alice".utf8))
         #expect(!request.description.contains("SECRET") && !request.description.contains("alice"))
-        let response = HTTPResponse(statusCode: 200, body: Data("token-xyz".utf8))
+        let response = TransportResponse(statusCode: 200, body: Data("token-xyz".utf8))
         #expect(!response.description.contains("token-xyz"))
     }
 }
 
 struct ClosureTransportTests {
     @Test func presetsAnswerAsConfigured() async throws {
-        let request = HTTPRequest(method: "POST", url: URL(string: "https://x.test/")!)
+        let request = TransportRequest(method: "POST", url: URL(string: "https://x.test/")!)
         let response = try await ClosureTransport.responding(statusCode: 429, headers: ["Retry-After": "1"]).send(request)
         #expect(response.statusCode == 429 && response.header("retry-after") == "1")
         await #expect(throws: TransportError.timedOut) { try await ClosureTransport.failing(with: .timedOut).send(request) }
-        let echo = ClosureTransport { HTTPResponse(statusCode: 200, body: $0.body) }
-        #expect(try await echo.send(HTTPRequest(method: "POST", url: request.url, body: Data([1, 2]))).body == Data([1, 2]))
+        let echo = ClosureTransport { TransportResponse(statusCode: 200, body: $0.body) }
+        #expect(try await echo.send(TransportRequest(method: "POST", url: request.url, body: Data([1, 2]))).body == Data([1, 2]))
     }
 }

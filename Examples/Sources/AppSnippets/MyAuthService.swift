@@ -8,7 +8,7 @@ import FoundationNetworking
 /// returns a short-lived token for the signed-in user as
 /// `{"access_token": "...", "expires_in": 3600}`. The app never holds the tokenization
 /// service's client secret; its backend does.
-final class MyAuthService {
+final class MyAuthService: Sendable {
     static let shared = MyAuthService(endpoint: URL(string: "https://your-backend.example.com/zeropii/token")!)
 
     let endpoint: URL
@@ -21,6 +21,9 @@ final class MyAuthService {
 
     /// Calls `callback` once with the token and its lifetime in seconds, or with an error.
     func getToken(callback: @escaping (String?, Int, Error?) -> Void) {
+        // The callback is the SDK's completion, which is not `@Sendable` (the reference's
+        // AccessTokenProvider); URLSession calls it once, from its delegate queue.
+        nonisolated(unsafe) let callback = callback
         URLSession.shared.dataTask(with: endpoint) { data, response, error in
             guard error == nil, (response as? HTTPURLResponse)?.statusCode == 200, let data,
                 let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One HTTP response: status, headers and body.
-public struct HTTPResponse: Sendable, CustomStringConvertible {
+public struct TransportResponse: Sendable, CustomStringConvertible {
     /// The status code, such as 200.
     public var statusCode: Int
     /// Header fields as received.
@@ -23,6 +23,6 @@ public struct HTTPResponse: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "HTTPResponse(\(statusCode), \(body.count) bytes)"
+        "TransportResponse(\(statusCode), \(body.count) bytes)"
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The body may hold personal data when payload encryption is off, and the headers
 /// hold the access token, so neither is ever part of a description.
-public struct HTTPRequest: Sendable, CustomStringConvertible {
+public struct TransportRequest: Sendable, CustomStringConvertible {
     /// The HTTP method, such as `POST`.
     public var method: String
     /// The absolute URL.
@@ -32,6 +32,6 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "HTTPRequest(\(method) \(url.path), \(body.count) bytes)"
+        "TransportRequest(\(method) \(url.path), \(body.count) bytes)"
     }
 }

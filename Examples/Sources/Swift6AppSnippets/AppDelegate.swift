@@ -1,0 +1,1 @@
+../AppSnippets/AppDelegate.swift

@@ -1,0 +1,1 @@
+../AppSnippets/MyAuthService.swift

@@ -1,0 +1,1 @@
+../AppSnippets/MyTokenProvider.swift
