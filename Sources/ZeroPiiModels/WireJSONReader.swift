@@ -5,12 +5,13 @@ import Foundation
 /// CPU (issue 18).
 ///
 /// It rejects everything `JSONDecoder` rejects in these bodies (syntax errors, trailing
-/// bytes, invalid UTF-8, raw control characters in strings, lone surrogates in `\u`
-/// escapes, nesting deeper than ``maximumDepth``, wrong types, missing fields), and more:
-/// a key twice in one object, a byte order mark, and integers written with a fraction or
-/// an exponent (`1.0`, `1e2`), which no producer of these bodies writes. Unknown keys
-/// are skipped as PROTOCOL.md section 3 asks, after their values are checked like any
-/// other JSON.
+/// bytes, raw control characters in strings, lone surrogates in `\u` escapes, nesting
+/// deeper than ``maximumDepth``, wrong types, missing fields), and more, as RFC 8259 or
+/// the protocol asks: a key twice in one object, a comma before `}`, a byte order mark,
+/// integers written with a fraction or an exponent (`1.0`, `1e2`, which no producer of
+/// these bodies writes), and invalid UTF-8, bad escapes or bad numbers anywhere, also in
+/// the unknown fields that JSONDecoder skips without checking. Unknown keys are skipped
+/// as PROTOCOL.md section 3 asks, after their values are checked like any other JSON.
 ///
 /// The reader works on the caller's bytes for the duration of one decode
 /// (``WireJSONReader/read(_:_:)``); errors carry a reason and an offset, never any of the
