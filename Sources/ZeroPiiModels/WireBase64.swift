@@ -26,6 +26,18 @@ enum WireBase64 {
         output.withUnsafeMutableBufferPointer { buffer in
             var out = start
             var index = 0
+            // Six bytes at a time into eight characters, all eight mapped at once.
+            if let source = bytes.baseAddress, let target = UnsafeMutableRawPointer(buffer.baseAddress) {
+                while index + 8 <= count {
+                    // Eight bytes are read and six used, so the loop stops two short of the end.
+                    let word = UInt64(bigEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    var sextets: UInt64 = 0
+                    for lane in 0..<8 { sextets |= (word >> UInt64(58 - 6 * lane) & 0x3F) << UInt64(8 * lane) }
+                    target.storeBytes(of: Self.characters(sextets).littleEndian, toByteOffset: out, as: UInt64.self)
+                    index += 6
+                    out += 8
+                }
+            }
             while index + 3 <= count {
                 let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
                 buffer[out] = character(group >> 18)
@@ -69,7 +81,20 @@ enum WireBase64 {
             let fullGroups = padding == 0 ? count / 4 : count / 4 - 1
             var index = 0
             var written = 0
-            for _ in 0..<fullGroups {
+            // Eight characters at a time into six bytes.
+            if let source = text.baseAddress {
+                while index + 8 <= fullGroups * 4 {
+                    let (sextets, bad) = Self.sextets(UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                    // -1 when any lane was bad, 0 otherwise.
+                    invalid |= 0 &- Int32(truncatingIfNeeded: (bad | (0 &- bad)) >> 63)
+                    var group: UInt64 = 0
+                    for lane in 0..<8 { group |= (sextets >> UInt64(8 * lane) & 0x3F) << UInt64(42 - 6 * lane) }
+                    for offset in 0..<6 { out[written + offset] = UInt8(truncatingIfNeeded: group >> UInt64(40 - 8 * offset)) }
+                    index += 8
+                    written += 6
+                }
+            }
+            while index < fullGroups * 4 {
                 let a = sextet(text[index]), b = sextet(text[index + 1]), c = sextet(text[index + 2]), d = sextet(text[index + 3])
                 invalid |= a | b | c | d
                 let group = UInt32(truncatingIfNeeded: a << 18 | b << 12 | c << 6 | d)
@@ -92,6 +117,48 @@ enum WireBase64 {
             }
         }
         return invalid < 0 ? nil : output
+    }
+
+    private static let lanes: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// 0x80 in each byte lane of `x` (every lane below 0x80) that is at least `bound`.
+    @inline(__always)
+    private static func atLeast(_ x: UInt64, _ bound: UInt8) -> UInt64 {
+        (x &+ lanes &* UInt64(0x80 - bound)) & highBits
+    }
+
+    /// The characters of eight sextets, one in each byte lane, by the same arithmetic as
+    /// ``character(_:)`` done on all lanes at once (no lane carries into the next: every
+    /// intermediate stays below 0x100).
+    @inline(__always)
+    private static func characters(_ sextets: UInt64) -> UInt64 {
+        var result = sextets &+ lanes &* 65
+        result &+= (atLeast(sextets, 26) >> 7) &* 6
+        result &-= (atLeast(sextets, 52) >> 7) &* 75
+        result &-= (atLeast(sextets, 62) >> 7) &* 15
+        result &+= (atLeast(sextets, 63) >> 7) &* 3
+        return result
+    }
+
+    /// The sextets of eight characters, one in each byte lane, and a word that is not zero
+    /// when any of them is not a Base64 character.
+    @inline(__always)
+    private static func sextets(_ characters: UInt64) -> (UInt64, bad: UInt64) {
+        let x = characters & ~highBits
+        // A lane mask of 0xFF where lo <= x <= hi.
+        func range(_ low: UInt8, _ high: UInt8) -> UInt64 {
+            ((atLeast(x, low) & ~atLeast(x, high + 1)) >> 7) &* 0xFF
+        }
+        let upper = range(65, 90), lower = range(97, 122), digit = range(48, 57), plus = range(43, 43), slash = range(47, 47)
+        let offset = x | highBits
+        var value = ((offset &- lanes &* 65) & ~highBits) & upper
+        value |= ((offset &- lanes &* 71) & ~highBits) & lower
+        value |= ((x &+ lanes &* 4) & ~highBits) & digit
+        value |= (lanes &* 62) & plus
+        value |= (lanes &* 63) & slash
+        let valid = upper | lower | digit | plus | slash
+        return (value, ~valid | (characters & highBits))
     }
 
     /// The character of the low six bits of `value`: `A`-`Z`, `a`-`z`, `0`-`9`, `+`, `/`.

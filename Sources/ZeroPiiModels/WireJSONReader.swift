@@ -374,6 +374,15 @@ struct WireJSONReader {
     /// past the closing `"`.
     private mutating func scanEscapedRest(into output: inout [UInt8]) throws {
         while position < end {
+            // A run of plain ASCII (the common case, Base64 between `\/` escapes) goes in one copy.
+            let runStart = position
+            while position < end, case let byte = base[position], byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""),
+                byte != UInt8(ascii: "\\")
+            {
+                position += 1
+            }
+            if position > runStart { output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: position - runStart)) }
+            guard position < end else { break }
             let byte = base[position]
             switch byte {
             case UInt8(ascii: "\""):

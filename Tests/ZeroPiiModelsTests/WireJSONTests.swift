@@ -225,6 +225,27 @@ struct WireJSONTests {
         }
     }
 
+    @Test func base64OfEveryByteAndCharacterInEveryLaneOfTheEightAtATimePath() {
+        for value in 0...255 {
+            for position in 0..<24 {
+                var bytes = Data((0..<24).map { UInt8($0 * 11) })
+                bytes[position] = UInt8(value)
+                var written: [UInt8] = []
+                bytes.withUnsafeBytes { WireBase64.encode($0, appendingTo: &written) }
+                #expect(String(decoding: written, as: UTF8.self) == bytes.base64EncodedString())
+                #expect(written.withUnsafeBytes { WireBase64.decode($0) } == bytes)
+            }
+            // Any byte that is not in the alphabet, in any of the first 16 characters, is refused.
+            let isAlphabet = (65...90).contains(value) || (97...122).contains(value) || (48...57).contains(value) || value == 43 || value == 47
+            for position in 0..<16 {
+                var text = Array("QUJDREVGR0hJSktMTU5PUFFS".utf8)
+                text[position] = UInt8(value)
+                let decoded = text.withUnsafeBytes { WireBase64.decode($0) }
+                #expect((decoded != nil) == isAlphabet, "byte \(value) at \(position)")
+            }
+        }
+    }
+
     @Test(arguments: ["QUI", "QUJD=", "QUJ", "QR==", "QUJ=", "QUI==", "AA=A", "QUJD====", "=AAA", "QU=I", "Q===", "====", "QU I", "QUI\n", "QUJ-", "QUJ_", "QU\u{0}I"])
     func nonCanonicalBase64IsRejected(text: String) {
         #expect(Array(text.utf8).withUnsafeBytes { WireBase64.decode($0) } == nil)
