@@ -30,7 +30,9 @@ import ZeroPiiTransport
 final class TokenizationClient: Sendable {
     static let sdkVersion = ZeroPiiSDK.version
 
-    private let baseURL: URL?
+    /// The endpoints' absolute URLs, resolved once rather than per call (nil without a base URL).
+    private let tokenizeURL: URL?
+    private let batchTokenizeURL: URL?
     private let transport: any HTTPTransport
     private let tokens: AccessTokenCache
     private let retryLoop: RetryLoop
@@ -53,7 +55,9 @@ final class TokenizationClient: Sendable {
         configuration: ZeroPiiConfiguration,
         logger: SDKLogger
     ) {
-        baseURL = Self.baseURL(from: apiURL)
+        let baseURL = Self.baseURL(from: apiURL)
+        tokenizeURL = baseURL.map { URL(string: TokenizationOperation.tokenize.path, relativeTo: $0)!.absoluteURL }
+        batchTokenizeURL = baseURL.map { URL(string: TokenizationOperation.batchTokenize.path, relativeTo: $0)!.absoluteURL }
         transport = configuration.transport ?? URLSessionTransport()
         tokens = AccessTokenCache(
             provider: tokenProvider,
@@ -177,10 +181,9 @@ final class TokenizationClient: Sendable {
     private func perform<Response: Sendable>(
         _ operation: TokenizationOperation, body: Data, decode: @escaping ResponseDecoder<Response>
     ) async -> Result<Response, RequestFailure> {
-        guard let baseURL else {
+        guard let url = operation == .tokenize ? tokenizeURL : batchTokenizeURL else {
             return .failure(.invalidAPIURL)
         }
-        let url = URL(string: operation.path, relativeTo: baseURL)!.absoluteURL
         let result = await BoundedCall.run(timeLimit: callTimeLimit, clock: deadlineClock) {
             await self.runAttempts(operation, url: url, body: body, decode: decode)
         }
