@@ -34,7 +34,8 @@ while !arguments.isEmpty {
     case "sdk-cpu":
         await SDKBenchmark.clientCPU()
     default:
-        FileHandle.standardError.write(Data("unknown benchmark suite '\(suite)'; available: crypto, envelope [BYTES...], csv [ROWS], sdk, sdk-cpu\n".utf8))
+        FileHandle.standardError.write(
+            Data("unknown benchmark suite '\(suite)'; available: crypto, envelope [BYTES...], csv [ROWS], sdk, sdk-cpu\n".utf8))
         exit(2)
     }
 }

@@ -23,7 +23,8 @@ public enum WireEnvelope {
 
         /// The body, in section 5's key order.
         public static func wireJSON(version: Int, requestID: String, timestamp: Int64, salt: Data, iv: Data, ciphertext: Data) -> Data {
-            let base64 = WireBase64.encodedCount(of: salt.count) + WireBase64.encodedCount(of: iv.count)
+            let base64 =
+                WireBase64.encodedCount(of: salt.count) + WireBase64.encodedCount(of: iv.count)
                 + WireBase64.encodedCount(of: ciphertext.count)
             var writer = WireJSONWriter(capacity: base64 + requestID.utf8.count + 64)
             writer.raw(#"{"v":"#)

@@ -278,7 +278,7 @@ final class TokenizationClient: Sendable {
         _ operation: TokenizationOperation, url: URL, body: Data, token: AccessToken, number: Int, profile: (any WireProfile)? = nil
     ) async throws -> Exchange {
         let profile = profile ?? wireProfile
-        let requestID = UUID().uuidString.lowercased()
+        let requestID = AttemptRequestID.make()
         let sealed = try profile.seal(
             body, for: WireAttempt(operation: operation.label, requestID: requestID, accessToken: token.value, now: serverClock.now())
         )

@@ -46,7 +46,9 @@ struct WireJSONTests {
         #expect(
             String(decoding: WireBodies.TokenizeResponse(token: "t", exists: true, newlyCreated: false, dataType: nil).wireJSON, as: UTF8.self)
                 == #"{"token":"t","exists":true,"newlyCreated":false}"#)
-        #expect(String(decoding: WireBodies.ErrorResponse(code: "c", message: "m/n").wireJSON, as: UTF8.self) == #"{"error":{"code":"c","message":"m/n"}}"#)
+        #expect(
+            String(decoding: WireBodies.ErrorResponse(code: "c", message: "m/n").wireJSON, as: UTF8.self)
+                == #"{"error":{"code":"c","message":"m/n"}}"#)
     }
 
     @Test(arguments: [Int64.min, -1, 0, 7, 1_700_000_000, Int64.max])
@@ -93,7 +95,8 @@ struct WireJSONTests {
     }
 
     @Test func acceptsWhatTheProtocolAllows() throws {
-        let body = " \r\n\t{ \"t\\u006fken\" : \"\\u0041\\ud83d\\ude00\\/\" , \"exists\":true,\"newlyCreated\":false,\"dataType\":null,"
+        let body =
+            " \r\n\t{ \"t\\u006fken\" : \"\\u0041\\ud83d\\ude00\\/\" , \"exists\":true,\"newlyCreated\":false,\"dataType\":null,"
             + "\"x\":{\"a\":[1,-0.5e+3,1E-9,0,true,false,null,\"\\\"\",{}],\"b\":[]},\"y\":1e999 } \n"
         let read = try WireBodies.TokenizeResponse(wireJSON: Data(body.utf8))
         #expect(read == WireBodies.TokenizeResponse(token: "A😀/", exists: true, newlyCreated: false, dataType: nil))
@@ -246,7 +249,10 @@ struct WireJSONTests {
         }
     }
 
-    @Test(arguments: ["QUI", "QUJD=", "QUJ", "QR==", "QUJ=", "QUI==", "AA=A", "QUJD====", "=AAA", "QU=I", "Q===", "====", "QU I", "QUI\n", "QUJ-", "QUJ_", "QU\u{0}I"])
+    @Test(arguments: [
+        "QUI", "QUJD=", "QUJ", "QR==", "QUJ=", "QUI==", "AA=A", "QUJD====", "=AAA", "QU=I", "Q===", "====", "QU I", "QUI\n", "QUJ-", "QUJ_",
+        "QU\u{0}I",
+    ])
     func nonCanonicalBase64IsRejected(text: String) {
         #expect(Array(text.utf8).withUnsafeBytes { WireBase64.decode($0) } == nil)
         let body = #"{"itp":"\#(text)","itv":"AA=="}"#
@@ -320,10 +326,12 @@ struct WireJSONTests {
         case 3: return "null"
         case 4: return "[]"
         case 5:
-            return "[" + (0..<Int.random(in: 1...3, using: &generator)).map { _ in generatedUnknownValue(depth: depth + 1, using: &generator) }
+            return "["
+                + (0..<Int.random(in: 1...3, using: &generator)).map { _ in generatedUnknownValue(depth: depth + 1, using: &generator) }
                 .joined(separator: ",") + "]"
         default:
-            return "{" + (0..<Int.random(in: 0...2, using: &generator)).map { "\"k\($0)\":" + generatedUnknownValue(depth: depth + 1, using: &generator) }
+            return "{"
+                + (0..<Int.random(in: 0...2, using: &generator)).map { "\"k\($0)\":" + generatedUnknownValue(depth: depth + 1, using: &generator) }
                 .joined(separator: ",") + "}"
         }
     }
