@@ -81,12 +81,14 @@ enum WireBase64 {
             let fullGroups = padding == 0 ? count / 4 : count / 4 - 1
             var index = 0
             var written = 0
-            // Eight characters at a time into six bytes.
+            // Eight characters at a time into six bytes. Bad lanes are only gathered here
+            // (folding them into `invalid` per word let the optimiser branch on them).
+            var badLanes: UInt64 = 0
+            defer { invalid |= badLanes == 0 ? 0 : -1 }
             if let source = text.baseAddress {
                 while index + 8 <= fullGroups * 4 {
                     let (sextets, bad) = Self.sextets(UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-                    // -1 when any lane was bad, 0 otherwise.
-                    invalid |= 0 &- Int32(truncatingIfNeeded: (bad | (0 &- bad)) >> 63)
+                    badLanes |= bad
                     var group: UInt64 = 0
                     for lane in 0..<8 { group |= (sextets >> UInt64(8 * lane) & 0x3F) << UInt64(42 - 6 * lane) }
                     for offset in 0..<6 { out[written + offset] = UInt8(truncatingIfNeeded: group >> UInt64(40 - 8 * offset)) }
