@@ -77,7 +77,7 @@ let package = Package(
             dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiSDK", "ZeroPiiCrypto", "ZeroPiiTestSupport"],
             swiftSettings: strictConcurrency
         ),
-        .executableTarget(name: "ZeroPiiConstantTimeProbe", dependencies: ["ZeroPiiCrypto"], swiftSettings: strictConcurrency),
+        .executableTarget(name: "ZeroPiiConstantTimeProbe", dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiCryptoTests",
             dependencies: ["ZeroPiiCrypto"],
