@@ -86,7 +86,7 @@ let package = Package(
             dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiTestSupport"],
             swiftSettings: [.unsafeFlags(["-swift-version", "6"])]
         ),
-        .executableTarget(name: "ZeroPiiConstantTimeProbe", dependencies: ["ZeroPiiCrypto"], swiftSettings: strictConcurrency),
+        .executableTarget(name: "ZeroPiiConstantTimeProbe", dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiCryptoTests",
             dependencies: ["ZeroPiiCrypto"],

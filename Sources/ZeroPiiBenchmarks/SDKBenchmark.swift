@@ -30,7 +30,7 @@ enum SDKBenchmark {
 
     static let batchValues = (0..<1000).map { $0 % 2 == 0 ? "user\($0)@example.com" : "+1 555 01\(String(format: "%04d", $0))" }
 
-    private static func clientCPU() async {
+    static func clientCPU() async {
         let server = StandInServer(batchValues: batchValues)
         var configuration = ZeroPiiConfiguration()
         configuration.transport = ClosureTransport { request in server.answer(request) }
@@ -201,9 +201,10 @@ private final class StandInServer: @unchecked Sendable {
         )
         _ = try! envelope.openRequest(SealedPayload(iv: Data(base64Encoded: wire.iv)!, ciphertext: Data(base64Encoded: wire.ct)!))
         let sealed = try! envelope.sealResponse(isBatch ? batchAnswer : singleAnswer)
-        let body = try! JSONEncoder().encode(
-            WireBodies.EnvelopeResponse(
-                v: PayloadEnvelope.version, rid: wire.rid, iv: sealed.iv.base64EncodedString(), ct: sealed.ciphertext.base64EncodedString()))
+        // Written as the mock server writes it (`/` unescaped, section 5's key order), so the
+        // client reads the bytes a server sends.
+        let body = WireEnvelope.V1Response.wireJSON(
+            version: PayloadEnvelope.version, requestID: wire.rid, iv: sealed.iv, ciphertext: sealed.ciphertext)
         return TransportResponse(
             statusCode: 200, headers: ["X-ZeroPii-Encryption": PayloadEnvelope.headerValue, "Content-Type": "application/json"], body: body)
     }

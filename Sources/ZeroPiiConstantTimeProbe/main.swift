@@ -1,6 +1,8 @@
 import Foundation
 import ZeroPiiCrypto
 
+import ZeroPiiModels
+
 // Runs the crypto on secrets that were never initialised, for valgrind's memcheck.
 //
 // Memcheck tracks which bytes are undefined and reports every conditional branch and
@@ -61,6 +63,14 @@ if stage == "all" || stage == "open" {
     let box = try AES.GCM.seal(uninitialisedBytes(500), using: key, nonce: nonce)
     let opened = try AES.GCM.open(box, using: key)
     print("open \(opened.count) bytes")
+}
+
+if stage == "all" || stage == "wirejson" {
+    // The CleverTap envelope carries its AES key in Base64: written into the JSON by
+    // WireBase64, which must not branch on or index by the key's bits (ZeroPiiModels).
+    let key = SymmetricKey(data: uninitialisedBytes(32))
+    let body = WireEnvelope.CleverTapRequest.wireJSON(ciphertext: Data(count: 20), tag: Data(count: 16), key: key, iv: Data(count: 12))
+    print("wire JSON \(body.count) bytes")
 }
 
 if stage == "canary" {

@@ -240,7 +240,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// An error answer with the protocol's error body (PROTOCOL.md section 6).
     static func errorResponse(_ status: Int, _ code: String, _ message: String) -> ServerResponse {
-        let body = (try? JSONEncoder().encode(WireBodies.ErrorResponse(code: code, message: message))) ?? Data()
+        let body = WireBodies.ErrorResponse(code: code, message: message).wireJSON
         return .json(status: status, body)
     }
 

@@ -128,7 +128,7 @@ final class TokenizationService: Sendable {
 
         let values: [String]
         if batch {
-            guard let decoded = try? JSONDecoder().decode(WireBodies.BatchTokenizeRequest.self, from: plaintext) else {
+            guard let decoded = try? WireBodies.BatchTokenizeRequest(wireJSON: plaintext) else {
                 return .respond(HTTPServer.errorResponse(400, "invalid_json", "the body is not a batch tokenize request"))
             }
             guard !decoded.values.isEmpty else {
@@ -139,7 +139,7 @@ final class TokenizationService: Sendable {
             }
             values = decoded.values
         } else {
-            guard let decoded = try? JSONDecoder().decode(WireBodies.TokenizeRequest.self, from: plaintext) else {
+            guard let decoded = try? WireBodies.TokenizeRequest(wireJSON: plaintext) else {
                 return .respond(HTTPServer.errorResponse(400, "invalid_json", "the body is not a tokenize request"))
             }
             values = [decoded.value]
@@ -225,11 +225,8 @@ final class TokenizationService: Sendable {
         if corrupt, !ciphertext.isEmpty {
             ciphertext[ciphertext.startIndex] ^= 0x01
         }
-        let wire = WireBodies.EnvelopeResponse(
-            v: PayloadEnvelope.version, rid: envelope.requestID, iv: sealed.iv.base64EncodedString(),
-            ct: ciphertext.base64EncodedString()
-        )
-        let encoded = (try? JSONEncoder().encode(wire)) ?? Data()
+        let encoded = WireEnvelope.V1Response.wireJSON(
+            version: PayloadEnvelope.version, requestID: envelope.requestID, iv: sealed.iv, ciphertext: ciphertext)
         var response = ServerResponse.json(status: 200, encoded, headers: [("X-ZeroPii-Encryption", PayloadEnvelope.headerValue)])
         response.valueCount = valueCount
         return response
@@ -245,11 +242,7 @@ final class TokenizationService: Sendable {
         if corrupt {
             ciphertext[ciphertext.startIndex] ^= 0x01
         }
-        let wire = WireBodies.CleverTapEnvelopeResponse(
-            itp: ciphertext.base64EncodedString(), itv: Data(nonce).base64EncodedString())
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        var response = ServerResponse.json(status: 200, (try? encoder.encode(wire)) ?? Data())
+        var response = ServerResponse.json(status: 200, WireEnvelope.CleverTapResponse.wireJSON(sealed: ciphertext, iv: Data(nonce)))
         response.valueCount = valueCount
         return response
     }
@@ -257,12 +250,12 @@ final class TokenizationService: Sendable {
     /// Section 9, server side: strict Base64 of the right sizes or 400; a ciphertext that
     /// does not open under the key it came with, 419.
     static func openCleverTapEnvelope(_ body: Data) -> Result<(SymmetricKey, Data), EnvelopeRejection> {
-        guard let wire = try? JSONDecoder().decode(WireBodies.CleverTapEnvelopeRequest.self, from: body) else {
+        guard let wire = try? WireEnvelope.CleverTapRequest(wireJSON: body) else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "the envelope does not parse")))
         }
-        guard let keyBytes = StrictBase64.decode(wire.itk), keyBytes.count == 32,
-            let iv = StrictBase64.decode(wire.itv), iv.count == PayloadEnvelope.ivByteCount,
-            let ciphertext = StrictBase64.decode(wire.itp), ciphertext.count >= PayloadEnvelope.tagByteCount
+        guard let keyBytes = wire.key, keyBytes.count == 32,
+            let iv = wire.iv, iv.count == PayloadEnvelope.ivByteCount,
+            let ciphertext = wire.sealed, ciphertext.count >= PayloadEnvelope.tagByteCount
         else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "an envelope field has the wrong size or encoding")))
         }
@@ -277,34 +270,34 @@ final class TokenizationService: Sendable {
     private func openEnvelope(
         _ body: Data, accessToken: String, operation: String
     ) -> Result<(PayloadEnvelope, Data), EnvelopeRejection> {
-        guard let wire = try? JSONDecoder().decode(WireBodies.EnvelopeRequest.self, from: body) else {
+        guard let wire = try? WireEnvelope.V1Request(wireJSON: body) else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "the envelope does not parse")))
         }
-        guard wire.v == PayloadEnvelope.version else {
+        guard wire.version == PayloadEnvelope.version else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "unsupported_version", "only envelope version 1 is supported")))
         }
-        guard RequestID.isValid(wire.rid),
-            let salt = StrictBase64.decode(wire.salt), salt.count == PayloadEnvelope.saltByteCount,
-            let iv = StrictBase64.decode(wire.iv), iv.count == PayloadEnvelope.ivByteCount,
-            let ciphertext = StrictBase64.decode(wire.ct), ciphertext.count >= PayloadEnvelope.tagByteCount
+        guard RequestID.isValid(wire.requestID),
+            let salt = wire.salt, salt.count == PayloadEnvelope.saltByteCount,
+            let iv = wire.iv, iv.count == PayloadEnvelope.ivByteCount,
+            let ciphertext = wire.ciphertext, ciphertext.count >= PayloadEnvelope.tagByteCount
         else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "an envelope field has the wrong size or encoding")))
         }
         let now = configuration.now()
-        guard abs(Double(wire.ts) - now.timeIntervalSince1970) <= Self.stalenessWindow else {
+        guard abs(Double(wire.timestamp) - now.timeIntervalSince1970) <= Self.stalenessWindow else {
             return .failure(
                 EnvelopeRejection(HTTPServer.errorResponse(400, "stale_request", "the request time is more than 300 s from the server's")))
         }
         guard
             let envelope = try? PayloadEnvelope(
-                accessToken: accessToken, operation: operation, requestID: wire.rid, timestamp: wire.ts, salt: salt
+                accessToken: accessToken, operation: operation, requestID: wire.requestID, timestamp: wire.timestamp, salt: salt
             ), let plaintext = try? envelope.openRequest(SealedPayload(iv: iv, ciphertext: ciphertext))
         else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(419, "decryption_failed", "the request could not be decrypted")))
         }
         // After authentication, so a forged envelope cannot burn a request id; one atomic
         // step, so of many copies of one envelope at once exactly one gets through.
-        guard replays.insertIfAbsent(wire.rid, now: now) else {
+        guard replays.insertIfAbsent(wire.requestID, now: now) else {
             return .failure(EnvelopeRejection(HTTPServer.errorResponse(409, "replayed_request", "this request id was already used")))
         }
         return .success((envelope, plaintext))

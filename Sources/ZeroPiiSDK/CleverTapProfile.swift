@@ -27,14 +27,6 @@ struct CleverTapProfile: WireProfile {
     static let ivByteCount = 12
     static let tagByteCount = 16
 
-    /// Writes `/` as itself, not `\/`: the Base64 fields then read the same in the body
-    /// as java.util.Base64 writes them.
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return encoder
-    }
-
     /// Whether a 419 is answered by sending that one request again in plaintext.
     let allowsPlaintextFallback: Bool
 
@@ -46,12 +38,11 @@ struct CleverTapProfile: WireProfile {
         let key = SymmetricKey(size: .bits256)
         let nonce = AES.GCM.Nonce()
         let sealed = try AES.GCM.seal(body, using: key, nonce: nonce)
-        let wire = WireBodies.CleverTapEnvelopeRequest(
-            itp: (sealed.ciphertext + sealed.tag).base64EncodedString(), itk: Self.base64(of: key),
-            itv: nonce.withUnsafeBytes { Data($0) }.base64EncodedString()
-        )
+        // The key is written into the body from its own storage, not from a copy.
+        let body = WireEnvelope.CleverTapRequest.wireJSON(
+            ciphertext: sealed.ciphertext, tag: sealed.tag, key: key, iv: nonce.withUnsafeBytes { Data($0) })
         return SealedWireRequest(
-            body: try Self.encoder.encode(wire), headers: [Self.headerName: Self.headerValue],
+            body: body, headers: [Self.headerName: Self.headerValue],
             openResponse: { response in Self.open(response, with: key) }
         )
     }
@@ -60,21 +51,13 @@ struct CleverTapProfile: WireProfile {
         allowsPlaintextFallback && status == 419 ? PlaintextProfile() : nil
     }
 
-    /// The key in Base64, encoded from the key's own storage rather than from a copy.
-    private static func base64(of key: SymmetricKey) -> String {
-        key.withUnsafeBytes { bytes in
-            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count, deallocator: .none)
-                .base64EncodedString()
-        }
-    }
-
     /// A 2xx without the `itp`/`itv` body is a downgrade, and rejected; one that does not
     /// open under the request's key is undecryptable, and nothing of it is used.
     private static func open(_ response: TransportResponse, with key: SymmetricKey) -> Result<Data, RequestFailure> {
-        guard let wire = try? JSONDecoder().decode(WireBodies.CleverTapEnvelopeResponse.self, from: response.body) else {
+        guard let wire = try? WireEnvelope.CleverTapResponse(wireJSON: response.body) else {
             return .failure(.downgradedResponse)
         }
-        guard let iv = Data(base64Encoded: wire.itv), iv.count == ivByteCount, let sealed = Data(base64Encoded: wire.itp),
+        guard let iv = wire.iv, iv.count == ivByteCount, let sealed = wire.sealed,
             sealed.count >= tagByteCount, let box = try? AES.GCM.SealedBox(combined: iv + sealed),
             let opened = try? AES.GCM.open(box, using: key)
         else { return .failure(.undecryptableResponse) }

@@ -25,11 +25,9 @@ struct ProtocolV1Profile: WireProfile {
             accessToken: attempt.accessToken, operation: attempt.operation, requestID: attempt.requestID, timestamp: timestamp
         )
         let sealed = try envelope.sealRequest(body)
-        let wireBody = try JSONEncoder().encode(
-            WireBodies.EnvelopeRequest(
-                v: PayloadEnvelope.version, rid: attempt.requestID, ts: timestamp, salt: envelope.salt.base64EncodedString(),
-                iv: sealed.iv.base64EncodedString(), ct: sealed.ciphertext.base64EncodedString()
-            )
+        let wireBody = WireEnvelope.V1Request.wireJSON(
+            version: PayloadEnvelope.version, requestID: attempt.requestID, timestamp: timestamp, salt: envelope.salt, iv: sealed.iv,
+            ciphertext: sealed.ciphertext
         )
         return SealedWireRequest(
             body: wireBody, headers: ["X-ZeroPii-Encryption": PayloadEnvelope.headerValue],
@@ -39,9 +37,9 @@ struct ProtocolV1Profile: WireProfile {
 
     private static func open(_ response: TransportResponse, with envelope: PayloadEnvelope) -> Result<Data, RequestFailure> {
         guard response.header("X-ZeroPii-Encryption") == PayloadEnvelope.headerValue else { return .failure(.downgradedResponse) }
-        guard let wire = try? JSONDecoder().decode(WireBodies.EnvelopeResponse.self, from: response.body),
-            wire.v == PayloadEnvelope.version, wire.rid == envelope.requestID,
-            let iv = Data(base64Encoded: wire.iv), let ciphertext = Data(base64Encoded: wire.ct),
+        guard let wire = try? WireEnvelope.V1Response(wireJSON: response.body),
+            wire.version == PayloadEnvelope.version, wire.requestID == envelope.requestID,
+            let iv = wire.iv, let ciphertext = wire.ciphertext,
             let opened = try? envelope.openResponse(SealedPayload(iv: iv, ciphertext: ciphertext))
         else { return .failure(.undecryptableResponse) }
         return .success(opened)

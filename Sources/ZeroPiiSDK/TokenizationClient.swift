@@ -30,7 +30,9 @@ import ZeroPiiTransport
 final class TokenizationClient: Sendable {
     static let sdkVersion = ZeroPiiSDK.version
 
-    private let baseURL: URL?
+    /// The endpoints' absolute URLs, resolved once rather than per call (nil without a base URL).
+    private let tokenizeURL: URL?
+    private let batchTokenizeURL: URL?
     private let transport: any HTTPTransport
     private let tokens: AccessTokenCache
     private let retryLoop: RetryLoop
@@ -53,7 +55,9 @@ final class TokenizationClient: Sendable {
         configuration: ZeroPiiConfiguration,
         logger: SDKLogger
     ) {
-        baseURL = Self.baseURL(from: apiURL)
+        let baseURL = Self.baseURL(from: apiURL)
+        tokenizeURL = baseURL.map { URL(string: TokenizationOperation.tokenize.path, relativeTo: $0)!.absoluteURL }
+        batchTokenizeURL = baseURL.map { URL(string: TokenizationOperation.batchTokenize.path, relativeTo: $0)!.absoluteURL }
         transport = configuration.transport ?? URLSessionTransport()
         tokens = AccessTokenCache(
             provider: tokenProvider,
@@ -104,8 +108,8 @@ final class TokenizationClient: Sendable {
     /// One value in one request: the reference behaviour, and the coalescer's path for a
     /// value that is alone in its batch.
     func tokenizeAlone(_ value: String) async -> TokenizeResult {
-        let request = WireBodies.TokenizeRequest(value: value)
-        switch await perform(.tokenize, request: request, expecting: WireBodies.TokenizeResponse.self) {
+        let body = WireBodies.TokenizeRequest(value: value).wireJSON
+        switch await perform(.tokenize, body: body, decode: { try WireBodies.TokenizeResponse(wireJSON: $0) }) {
         case .success(let response):
             guard !(response.exists && response.newlyCreated) else {
                 return Self.result(for: .inconsistentResponse)
@@ -121,8 +125,8 @@ final class TokenizationClient: Sendable {
 
     /// Sends a batch of 1 to 1000 strings (the caller checked the count).
     func sendBatch(_ values: [String]) async -> BatchTokenizeResult {
-        let request = WireBodies.BatchTokenizeRequest(values: values)
-        switch await perform(.batchTokenize, request: request, expecting: WireBodies.BatchTokenizeResponse.self) {
+        let body = WireBodies.BatchTokenizeRequest(values: values).wireJSON
+        switch await perform(.batchTokenize, body: body, decode: { try WireBodies.BatchTokenizeResponse(wireJSON: $0) }) {
         case .success(let response):
             guard Self.isConsistent(response, with: values) else {
                 logger.error("batch response rejected: items or summary do not match the \(values.count) values sent")
@@ -171,18 +175,17 @@ final class TokenizationClient: Sendable {
 
     // MARK: Pipeline
 
-    private func perform<Request: Encodable, Response: Decodable & Sendable>(
-        _ operation: TokenizationOperation, request: Request, expecting: Response.Type
+    /// Reads a 2xx answer's plain JSON as the operation's response body.
+    typealias ResponseDecoder<Response> = @Sendable (Data) throws -> Response
+
+    private func perform<Response: Sendable>(
+        _ operation: TokenizationOperation, body: Data, decode: @escaping ResponseDecoder<Response>
     ) async -> Result<Response, RequestFailure> {
-        guard let baseURL else {
+        guard let url = operation == .tokenize ? tokenizeURL : batchTokenizeURL else {
             return .failure(.invalidAPIURL)
         }
-        guard let body = try? JSONEncoder().encode(request) else {
-            return .failure(RequestFailure("the request could not be encoded", kind: .invalidInput))
-        }
-        let url = URL(string: operation.path, relativeTo: baseURL)!.absoluteURL
         let result = await BoundedCall.run(timeLimit: callTimeLimit, clock: deadlineClock) {
-            await self.runAttempts(operation, url: url, body: body, expecting: Response.self)
+            await self.runAttempts(operation, url: url, body: body, decode: decode)
         }
         if case .failure(let failure) = result {
             switch failure.kind {
@@ -194,13 +197,13 @@ final class TokenizationClient: Sendable {
         return result
     }
 
-    private func runAttempts<Response: Decodable & Sendable>(
-        _ operation: TokenizationOperation, url: URL, body: Data, expecting: Response.Type
+    private func runAttempts<Response: Sendable>(
+        _ operation: TokenizationOperation, url: URL, body: Data, decode: @escaping ResponseDecoder<Response>
     ) async -> Result<Response, RequestFailure> {
         do {
             return try await retryLoop.run(
                 { attempt in
-                    try await self.attempt(operation, url: url, body: body, number: attempt, expecting: Response.self)
+                    try await self.attempt(operation, url: url, body: body, number: attempt, decode: decode)
                 },
                 willRetry: { [logger] status, delay in
                     logger.info("\(operation.label): \(status.map { "HTTP \($0)" } ?? "network failure"); retrying in \(delay) ms")
@@ -214,8 +217,8 @@ final class TokenizationClient: Sendable {
         }
     }
 
-    private func attempt<Response: Decodable & Sendable>(
-        _ operation: TokenizationOperation, url: URL, body: Data, number: Int, expecting: Response.Type
+    private func attempt<Response: Sendable>(
+        _ operation: TokenizationOperation, url: URL, body: Data, number: Int, decode: ResponseDecoder<Response>
     ) async throws -> RetryLoop.Outcome<Result<Response, RequestFailure>> {
         var token: AccessToken
         do {
@@ -251,7 +254,7 @@ final class TokenizationClient: Sendable {
                         + "sending this request once more as \(fallback.logLabel), as the configuration allows")
                 exchange = try await send(operation, url: url, body: body, token: token, number: number, profile: fallback)
             }
-            return classify(exchange, operation: operation, expecting: Response.self)
+            return classify(exchange, operation: operation, decode: decode)
         } catch let error as TransportError where error == .cancelled {
             // The transport gave up on the request itself: the call is over, not retried.
             logger.info("\(operation.label): the transport cancelled the request")
@@ -275,17 +278,16 @@ final class TokenizationClient: Sendable {
         _ operation: TokenizationOperation, url: URL, body: Data, token: AccessToken, number: Int, profile: (any WireProfile)? = nil
     ) async throws -> Exchange {
         let profile = profile ?? wireProfile
-        let requestID = UUID().uuidString.lowercased()
+        let requestID = AttemptRequestID.make()
         let sealed = try profile.seal(
             body, for: WireAttempt(operation: operation.label, requestID: requestID, accessToken: token.value, now: serverClock.now())
         )
-        let headers = sealed.headers.merging([
-            "Authorization": "Bearer \(token.value)",
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-            "X-Request-ID": requestID,
-            "User-Agent": "ZeroPiiSDK/\(Self.sdkVersion) (\(Self.operatingSystem))",
-        ]) { _, common in common }
+        // One dictionary, built at its final size: the common headers win over a profile's.
+        var headers = Self.fixedHeaders
+        headers.reserveCapacity(Self.fixedHeaders.count + 2 + sealed.headers.count)
+        for (name, value) in sealed.headers where headers[name] == nil { headers[name] = value }
+        headers["Authorization"] = "Bearer " + token.value
+        headers["X-Request-ID"] = requestID
         logger.debug("\(operation.label): attempt \(number + 1), request \(requestID), \(sealed.body.count) bytes (\(profile.logLabel))")
         let request = TransportRequest(method: "POST", url: url, headers: headers, body: sealed.body, timeout: requestTimeout)
         // A call that ended (time limit, cancellation) sends nothing more.
@@ -297,13 +299,13 @@ final class TokenizationClient: Sendable {
             response: response, openResponse: sealed.openResponse, serverErrorCode: isError ? Self.serverErrorCode(response) : nil)
     }
 
-    private func classify<Response: Decodable & Sendable>(
-        _ exchange: Exchange, operation: TokenizationOperation, expecting: Response.Type
+    private func classify<Response: Sendable>(
+        _ exchange: Exchange, operation: TokenizationOperation, decode: ResponseDecoder<Response>
     ) -> RetryLoop.Outcome<Result<Response, RequestFailure>> {
         let response = exchange.response
         switch response.statusCode {
         case 200..<300:
-            let decoded = decodeSuccess(exchange, as: Response.self)
+            let decoded = decodeSuccess(exchange, decode: decode)
             if case .failure(let failure) = decoded {
                 logger.error("\(operation.label): \(failure.message)")
             }
@@ -318,9 +320,9 @@ final class TokenizationClient: Sendable {
         }
     }
 
-    private func decodeSuccess<Response: Decodable>(_ exchange: Exchange, as: Response.Type) -> Result<Response, RequestFailure> {
+    private func decodeSuccess<Response>(_ exchange: Exchange, decode: ResponseDecoder<Response>) -> Result<Response, RequestFailure> {
         exchange.openResponse(exchange.response).flatMap { plaintext in
-            guard let decoded = try? JSONDecoder().decode(Response.self, from: plaintext) else {
+            guard let decoded = try? decode(plaintext) else {
                 return .failure(.invalidResponse)
             }
             return .success(decoded)
@@ -329,7 +331,7 @@ final class TokenizationClient: Sendable {
 
     /// The `error.code` of an error body, if the body is one.
     static func serverErrorCode(_ response: TransportResponse) -> String? {
-        (try? JSONDecoder().decode(WireBodies.ErrorResponse.self, from: response.body))?.error.code
+        (try? WireBodies.ErrorResponse(wireJSON: response.body))?.error.code
     }
 
     /// Stores the offset between the server's `Date` and the local clock; false when the
@@ -340,6 +342,13 @@ final class TokenizationClient: Sendable {
         clockOffset.seconds = offset
         return true
     }
+
+    /// The headers of section 2 that are the same on every request, built once.
+    private static let fixedHeaders: [String: String] = [
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "User-Agent": "ZeroPiiSDK/\(sdkVersion) (\(operatingSystem))",
+    ]
 
     private static var operatingSystem: String {
         #if os(iOS)
