@@ -11,7 +11,6 @@ let package = Package(
     products: [
         .library(name: "CleverTapZeroPiiSDK", targets: ["CleverTapZeroPiiSDK"]),
         .library(name: "ZeroPiiSDK", targets: ["ZeroPiiSDK"]),
-        .library(name: "ZeroPiiCrypto", targets: ["ZeroPiiCrypto"]),
         .library(name: "ZeroPiiModels", targets: ["ZeroPiiModels"]),
         .library(name: "ZeroPiiTransport", targets: ["ZeroPiiTransport"]),
         .library(name: "ZeroPiiRetry", targets: ["ZeroPiiRetry"]),

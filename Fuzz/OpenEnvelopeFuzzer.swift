@@ -1,5 +1,5 @@
 import Foundation
-import ZeroPiiCrypto
+@testable import ZeroPiiCrypto
 
 // libFuzzer target: arbitrary bytes as a response ciphertext, opened with a fixed key.
 // Nothing may crash, and no input may authenticate (the key is never used to seal).

@@ -85,8 +85,18 @@ typecheck "$(swift build --scratch-path "$scratch" "${evolution_flags[@]}" --sho
 stage="$scratch/xcframework-package"
 Scripts/build-xcframework.sh --stage-only "$stage"
 build "the XCFramework's one-module package" --package-path "$stage" --scratch-path "$scratch/xcframework"
-typecheck "$(swift build --package-path "$stage" --scratch-path "$scratch/xcframework" "${evolution_flags[@]}" \
-    --show-bin-path)/Modules" CleverTapZeroPiiSDK
+single="$(swift build --package-path "$stage" --scratch-path "$scratch/xcframework" "${evolution_flags[@]}" \
+    --show-bin-path)/Modules"
+typecheck "$single" CleverTapZeroPiiSDK
+
+# The one module gets every public declaration of every subspec. None of CryptoKit's
+# names may be among them (an app importing both got "'SymmetricKey' is ambiguous for
+# type lookup"), nor the SDK's plumbing: these have package access.
+if grep -nE "^ *(@[A-Za-z_]+(\([^)]*\))? )*public (final )?(enum|struct|class|actor|protocol|typealias) (AES|SHA256|HMAC|HKDF|SymmetricKey|SymmetricKeySize|Digest|HashFunction|HashedAuthenticationCode|PayloadEnvelope|SealedPayload|SecureRandom|ConstantTime|CryptoError|AccessTokenCache|SharedTokenProvider|RetryLoop|WireBodies|WireEnvelope)\b" \
+    "$single/CleverTapZeroPiiSDK.swiftinterface"; then
+    echo "interface-check: FAILED: the XCFramework's module makes the SDK's crypto or plumbing public (above)"
+    exit 1
+fi
 
 echo "interface-check: $checked interfaces type-check: ${#modules[@]} SPM modules and the XCFramework's module" \
     "(library evolution, aliased module names)"

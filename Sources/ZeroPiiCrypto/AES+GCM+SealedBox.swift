@@ -3,17 +3,17 @@ import Foundation
 extension AES.GCM {
     /// The result of sealing: the nonce, the ciphertext (as long as the plaintext) and
     /// the 16-byte authentication tag.
-    public struct SealedBox: Sendable {
+    package struct SealedBox: Sendable {
         /// The nonce the message was sealed with.
-        public let nonce: Nonce
+        package let nonce: Nonce
         /// The encrypted message, without the tag.
-        public let ciphertext: Data
+        package let ciphertext: Data
         /// The 16-byte authentication tag.
-        public let tag: Data
+        package let tag: Data
 
         /// The nonce, ciphertext and tag concatenated, the usual wire form; `nil` when
         /// the nonce is not the standard 12 bytes, since a reader could not split it.
-        public var combined: Data? {
+        package var combined: Data? {
             guard nonce.bytes.count == GCMEngine.standardNonceByteCount else { return nil }
             var result = Data(capacity: nonce.bytes.count + ciphertext.count + tag.count)
             result.append(nonce.bytes)
@@ -24,7 +24,7 @@ extension AES.GCM {
 
         /// A box from its three parts.
         /// - Throws: ``CryptoError/incorrectParameterSize`` when the tag is not 16 bytes.
-        public init<Ciphertext: DataProtocol, Tag: DataProtocol>(
+        package init<Ciphertext: DataProtocol, Tag: DataProtocol>(
             nonce: Nonce, ciphertext: Ciphertext, tag: Tag
         ) throws {
             guard tag.count == GCMEngine.tagByteCount else { throw CryptoError.incorrectParameterSize }
@@ -34,7 +34,7 @@ extension AES.GCM {
         /// A box from its combined form: a 12-byte nonce, the ciphertext, a 16-byte tag.
         /// - Throws: ``CryptoError/incorrectParameterSize`` when `combined` is shorter
         ///   than 28 bytes.
-        public init<D: DataProtocol>(combined: D) throws {
+        package init<D: DataProtocol>(combined: D) throws {
             let nonceCount = GCMEngine.standardNonceByteCount
             let tagCount = GCMEngine.tagByteCount
             guard combined.count >= nonceCount + tagCount else { throw CryptoError.incorrectParameterSize }

@@ -9,7 +9,7 @@ extension AES {
     /// key nor the data steers a branch or a memory access. ``open(_:using:authenticating:)``
     /// checks the tag before decrypting anything, so no plaintext of a forged message
     /// is ever produced.
-    public enum GCM {
+    package enum GCM {
         /// Encrypts and authenticates `message`, also authenticating `authenticatedData`.
         ///
         /// - Parameters:
@@ -23,7 +23,7 @@ extension AES {
         /// - Throws: ``CryptoError/incorrectKeySize`` for a key that is not 128, 192 or
         ///   256 bits; ``CryptoError/incorrectParameterSize`` for a message longer than
         ///   GCM allows (2^36 − 32 bytes).
-        public static func seal<Plaintext: DataProtocol, AuthenticatedData: DataProtocol>(
+        package static func seal<Plaintext: DataProtocol, AuthenticatedData: DataProtocol>(
             _ message: Plaintext,
             using key: SymmetricKey,
             nonce: Nonce? = nil,
@@ -51,7 +51,7 @@ extension AES {
         }
 
         /// Encrypts and authenticates `message` with no associated data.
-        public static func seal<Plaintext: DataProtocol>(
+        package static func seal<Plaintext: DataProtocol>(
             _ message: Plaintext, using key: SymmetricKey, nonce: Nonce? = nil
         ) throws -> SealedBox {
             try seal(message, using: key, nonce: nonce, authenticating: Data())
@@ -62,7 +62,7 @@ extension AES {
         /// - Throws: ``CryptoError/authenticationFailure`` when the tag does not match
         ///   (nothing is decrypted in that case); ``CryptoError/incorrectKeySize`` for a
         ///   key that is not 128, 192 or 256 bits.
-        public static func open<AuthenticatedData: DataProtocol>(
+        package static func open<AuthenticatedData: DataProtocol>(
             _ sealedBox: SealedBox, using key: SymmetricKey, authenticating authenticatedData: AuthenticatedData
         ) throws -> Data {
             let engine = try key.withUnsafeBytes { try GCMEngine(key: $0) }
@@ -85,7 +85,7 @@ extension AES {
         }
 
         /// Verifies and decrypts `sealedBox`, which has no associated data.
-        public static func open(_ sealedBox: SealedBox, using key: SymmetricKey) throws -> Data {
+        package static func open(_ sealedBox: SealedBox, using key: SymmetricKey) throws -> Data {
             try open(sealedBox, using: key, authenticating: Data())
         }
     }

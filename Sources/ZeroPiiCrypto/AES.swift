@@ -1,2 +1,2 @@
 /// The Advanced Encryption Standard, as a namespace for its modes (``AES/GCM``).
-public enum AES {}
+package enum AES {}

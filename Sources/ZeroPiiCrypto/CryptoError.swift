@@ -6,7 +6,7 @@ import Foundation
 /// failure kinds can be added without breaking code that switches over it.
 /// Descriptions name the failure only; they never contain key material,
 /// plaintext or ciphertext.
-public struct CryptoError: Error, LocalizedError, Hashable, Sendable, CustomStringConvertible {
+package struct CryptoError: Error, LocalizedError, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case incorrectKeySize
         case incorrectParameterSize
@@ -21,23 +21,23 @@ public struct CryptoError: Error, LocalizedError, Hashable, Sendable, CustomStri
     }
 
     /// The key is not a size the algorithm accepts (AES takes 128, 192 or 256 bits).
-    public static let incorrectKeySize = CryptoError(.incorrectKeySize)
+    package static let incorrectKeySize = CryptoError(.incorrectKeySize)
 
     /// A nonce, tag, combined box or message has a length the algorithm does not accept.
-    public static let incorrectParameterSize = CryptoError(.incorrectParameterSize)
+    package static let incorrectParameterSize = CryptoError(.incorrectParameterSize)
 
     /// The authentication tag did not match: the data, the associated data,
     /// the nonce or the key is not the one that was sealed.
-    public static let authenticationFailure = CryptoError(.authenticationFailure)
+    package static let authenticationFailure = CryptoError(.authenticationFailure)
 
     /// A key derivation was asked for more output than the construction can produce
     /// (HKDF: at most 255 times the digest size).
-    public static let outputSizeTooLarge = CryptoError(.outputSizeTooLarge)
+    package static let outputSizeTooLarge = CryptoError(.outputSizeTooLarge)
 
     /// The same text as ``description``, for code that shows `localizedDescription`.
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 
-    public var description: String {
+    package var description: String {
         switch code {
         case .incorrectKeySize: return "CryptoError: incorrect key size"
         case .incorrectParameterSize: return "CryptoError: incorrect parameter size"

@@ -5,14 +5,14 @@ import Foundation
 /// `HKDF<SHA256>` is HKDF-SHA256, the derivation the ZeroPii v1 envelope uses.
 /// The pseudorandom key, the `T(i)` blocks and the HMAC states are wiped as soon as
 /// the output key is written; only the returned key (itself wiped on release) remains.
-public enum HKDF<H: HashFunction> {
+package enum HKDF<H: HashFunction> {
     /// Derives `outputByteCount` bytes of key material from `inputKeyMaterial`,
     /// `salt` and `info` (extract, then expand).
     ///
     /// An empty salt is the same as a salt of `H.Digest.byteCount` zero bytes, as the RFC says.
     /// - Throws: ``CryptoError/outputSizeTooLarge`` when more than 255 digests are asked for,
     ///   ``CryptoError/incorrectParameterSize`` for a negative count.
-    public static func deriveKey<Salt: DataProtocol, Info: DataProtocol>(
+    package static func deriveKey<Salt: DataProtocol, Info: DataProtocol>(
         inputKeyMaterial: SymmetricKey,
         salt: Salt,
         info: Info,
@@ -25,7 +25,7 @@ public enum HKDF<H: HashFunction> {
     }
 
     /// Derives key material with no salt (the same as a salt of zero bytes).
-    public static func deriveKey<Info: DataProtocol>(
+    package static func deriveKey<Info: DataProtocol>(
         inputKeyMaterial: SymmetricKey,
         info: Info,
         outputByteCount: Int
@@ -34,13 +34,13 @@ public enum HKDF<H: HashFunction> {
     }
 
     /// Derives key material with neither salt nor info.
-    public static func deriveKey(inputKeyMaterial: SymmetricKey, outputByteCount: Int) throws -> SymmetricKey {
+    package static func deriveKey(inputKeyMaterial: SymmetricKey, outputByteCount: Int) throws -> SymmetricKey {
         try deriveKey(inputKeyMaterial: inputKeyMaterial, salt: [UInt8](), info: [UInt8](), outputByteCount: outputByteCount)
     }
 
     /// The extract step: a pseudorandom key, `HMAC(salt, inputKeyMaterial)`. The
     /// caller owns the result, which is as secret as the input key.
-    public static func extract<Salt: DataProtocol>(
+    package static func extract<Salt: DataProtocol>(
         inputKeyMaterial: SymmetricKey, salt: Salt?
     ) -> HashedAuthenticationCode<H> {
         inputKeyMaterial.withUnsafeBytes { keyMaterial in
@@ -62,7 +62,7 @@ public enum HKDF<H: HashFunction> {
     /// The expand step: `outputByteCount` bytes from a pseudorandom key and `info`.
     /// - Throws: ``CryptoError/outputSizeTooLarge`` when more than 255 digests are asked for,
     ///   ``CryptoError/incorrectParameterSize`` for a negative count.
-    public static func expand<PRK: ContiguousBytes, Info: DataProtocol>(
+    package static func expand<PRK: ContiguousBytes, Info: DataProtocol>(
         pseudoRandomKey: PRK, info: Info?, outputByteCount: Int
     ) throws -> SymmetricKey {
         try checkOutputByteCount(outputByteCount)

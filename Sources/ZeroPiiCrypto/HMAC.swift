@@ -6,15 +6,15 @@ import Foundation
 /// The padded key and every intermediate hash state are wiped inside the one-shot
 /// functions (``authenticationCode(for:using:)``, the verifiers, and ``HKDF``); an
 /// instance kept by the caller holds key-dependent states until it is released.
-public struct HMAC<H: HashFunction> {
+package struct HMAC<H: HashFunction> {
     /// The code type this HMAC produces.
-    public typealias MAC = HashedAuthenticationCode<H>
+    package typealias MAC = HashedAuthenticationCode<H>
 
     private var inner: H
     private var outer: H
 
     /// An HMAC keyed with `key`, ready to be fed data.
-    public init(key: SymmetricKey) {
+    package init(key: SymmetricKey) {
         self = key.withUnsafeBytes { Self(keyBytes: $0) }
     }
 
@@ -56,17 +56,17 @@ public struct HMAC<H: HashFunction> {
     }
 
     /// Adds `data` to the message being authenticated.
-    public mutating func update<D: DataProtocol>(data: D) {
+    package mutating func update<D: DataProtocol>(data: D) {
         data.withContiguousBytes { inner.update(bufferPointer: $0) }
     }
 
     /// Adds the bytes in `bufferPointer` to the message being authenticated.
-    public mutating func update(bufferPointer: UnsafeRawBufferPointer) {
+    package mutating func update(bufferPointer: UnsafeRawBufferPointer) {
         inner.update(bufferPointer: bufferPointer)
     }
 
     /// The code for everything added so far.
-    public func finalize() -> MAC {
+    package func finalize() -> MAC {
         var outerCopy = outer
         var innerDigest = inner.finalize()
         innerDigest.withUnsafeBytes { outerCopy.update(bufferPointer: $0) }
@@ -84,7 +84,7 @@ public struct HMAC<H: HashFunction> {
     }
 
     /// The code of `data` under `key`.
-    public static func authenticationCode<D: DataProtocol>(for data: D, using key: SymmetricKey) -> MAC {
+    package static func authenticationCode<D: DataProtocol>(for data: D, using key: SymmetricKey) -> MAC {
         var hmac = Self(key: key)
         defer { hmac.wipe() }
         hmac.update(data: data)
@@ -92,7 +92,7 @@ public struct HMAC<H: HashFunction> {
     }
 
     /// Whether `mac` is the code of `data` under `key`, compared in constant time.
-    public static func isValidAuthenticationCode<D: DataProtocol>(
+    package static func isValidAuthenticationCode<D: DataProtocol>(
         _ mac: MAC, authenticating data: D, using key: SymmetricKey
     ) -> Bool {
         authenticationCode(for: data, using: key) == mac
@@ -100,7 +100,7 @@ public struct HMAC<H: HashFunction> {
 
     /// Whether `authenticationCode` holds the full code of `data` under `key`,
     /// compared in constant time. A code of any other length is rejected.
-    public static func isValidAuthenticationCode<C: ContiguousBytes, D: DataProtocol>(
+    package static func isValidAuthenticationCode<C: ContiguousBytes, D: DataProtocol>(
         _ authenticationCode: C, authenticating data: D, using key: SymmetricKey
     ) -> Bool {
         ConstantTime.equals(Self.authenticationCode(for: data, using: key), authenticationCode)

@@ -4,14 +4,14 @@ import Foundation
 ///
 /// Digests compare in constant time. Their description gives the algorithm and
 /// size only, because a digest of personal data is itself personal data.
-public protocol Digest: Hashable, ContiguousBytes, CustomStringConvertible, Sequence, Sendable
+package protocol Digest: Hashable, ContiguousBytes, CustomStringConvertible, Sequence, Sendable
 where Element == UInt8 {
     /// The number of bytes in the digest.
     static var byteCount: Int { get }
 }
 
 /// A cryptographic hash function that can be fed incrementally.
-public protocol HashFunction {
+package protocol HashFunction {
     /// The size of the function's internal block, in bytes (64 for SHA-256).
     static var blockByteCount: Int { get }
 
@@ -39,12 +39,12 @@ public protocol HashFunction {
 
 extension HashFunction {
     /// Adds `data` to the data being hashed.
-    public mutating func update<D: DataProtocol>(data: D) {
+    package mutating func update<D: DataProtocol>(data: D) {
         data.withContiguousBytes { update(bufferPointer: $0) }
     }
 
     /// The digest of `data` in one call.
-    public static func hash<D: DataProtocol>(data: D) -> Digest {
+    package static func hash<D: DataProtocol>(data: D) -> Digest {
         var function = Self()
         function.update(data: data)
         let digest = function.finalize()
@@ -56,11 +56,11 @@ extension HashFunction {
 
 extension Digest {
     /// Iterates over the digest's bytes.
-    public func makeIterator() -> Array<UInt8>.Iterator {
+    package func makeIterator() -> Array<UInt8>.Iterator {
         withUnsafeBytes { Array($0) }.makeIterator()
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

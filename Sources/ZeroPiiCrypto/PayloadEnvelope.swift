@@ -13,26 +13,26 @@ import Foundation
 ///
 /// The description shows the operation and request id only; never the token, the keys
 /// or any payload.
-public struct PayloadEnvelope: Sendable, CustomStringConvertible {
+package struct PayloadEnvelope: Sendable, CustomStringConvertible {
     /// The envelope version this type implements (`"v": 1` on the wire).
-    public static let version = 1
+    package static let version = 1
     /// The value of the `X-ZeroPii-Encryption` header for this version.
-    public static let headerValue = "v1"
+    package static let headerValue = "v1"
     /// The size of the per-request HKDF salt.
-    public static let saltByteCount = 32
+    package static let saltByteCount = 32
     /// The size of every AES-GCM IV in the envelope.
-    public static let ivByteCount = 12
+    package static let ivByteCount = 12
     /// The size of the AES-GCM tag that ends every ciphertext.
-    public static let tagByteCount = 16
+    package static let tagByteCount = 16
 
     /// The operation label (`tokenize` or `tokenize/batch`) bound into the associated data.
-    public let operation: String
+    package let operation: String
     /// The request id (`rid`), a lowercase UUID.
-    public let requestID: String
+    package let requestID: String
     /// The request's Unix time in whole seconds (`ts`).
-    public let timestamp: Int64
+    package let timestamp: Int64
     /// The per-request HKDF salt.
-    public let salt: Data
+    package let salt: Data
 
     /// `K_req` then `K_resp`, 32 bytes each, in memory wiped when the last copy of
     /// the envelope goes away.
@@ -55,7 +55,7 @@ public struct PayloadEnvelope: Sendable, CustomStringConvertible {
     /// The salt and the IV of the first sealed request come from one draw of the
     /// generator (a system call on Linux, the largest single cost of a small request);
     /// that IV is handed out once, and any further seal draws a fresh one.
-    public init(accessToken: String, operation: String, requestID: String, timestamp: Int64) {
+    package init(accessToken: String, operation: String, requestID: String, timestamp: Int64) {
         var random: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
         let (salt, iv) = withUnsafeMutableBytes(of: &random) { bytes in
             SecureRandom.fill(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<(Self.saltByteCount + Self.ivByteCount)]))
@@ -74,7 +74,7 @@ public struct PayloadEnvelope: Sendable, CustomStringConvertible {
     /// An envelope for a request whose salt is already known: the server reading a
     /// request, or a test with fixed inputs.
     /// - Throws: ``CryptoError/incorrectParameterSize`` unless `salt` is 32 bytes.
-    public init(accessToken: String, operation: String, requestID: String, timestamp: Int64, salt: Data) throws {
+    package init(accessToken: String, operation: String, requestID: String, timestamp: Int64, salt: Data) throws {
         try self.init(
             accessToken: accessToken, operation: operation, requestID: requestID, timestamp: timestamp, salt: salt,
             prefetchedRequestIV: nil
@@ -137,17 +137,17 @@ public struct PayloadEnvelope: Sendable, CustomStringConvertible {
     }
 
     /// `"zeropii/v1|request|" + OP + "|" + rid + "|" + ts`.
-    public var requestAssociatedData: Data {
+    package var requestAssociatedData: Data {
         Data(requestAAD)
     }
 
     /// `"zeropii/v1|response|" + OP + "|" + rid`.
-    public var responseAssociatedData: Data {
+    package var responseAssociatedData: Data {
         Data(Self.associatedData("zeropii/v1|response|", operation, requestID, timestamp: nil))
     }
 
     /// Client: seals the plain request body under `K_req` with a fresh random IV.
-    public func sealRequest(_ plaintext: Data) throws -> SealedPayload {
+    package func sealRequest(_ plaintext: Data) throws -> SealedPayload {
         let iv = prefetchedRequestIV?.take() ?? SecureRandom.bytes(count: Self.ivByteCount)
         return try seal(plaintext, direction: .request, iv: iv)
     }
@@ -156,19 +156,19 @@ public struct PayloadEnvelope: Sendable, CustomStringConvertible {
     /// - Throws: ``CryptoError/authenticationFailure`` when it was not sealed for this
     ///   token, salt, operation, request id and timestamp (the server's 419);
     ///   ``CryptoError/incorrectParameterSize`` for a malformed IV or ciphertext.
-    public func openRequest(_ payload: SealedPayload) throws -> Data {
+    package func openRequest(_ payload: SealedPayload) throws -> Data {
         try open(payload, direction: .request)
     }
 
     /// Server: seals the plain response body under `K_resp` with a fresh random IV.
-    public func sealResponse(_ plaintext: Data) throws -> SealedPayload {
+    package func sealResponse(_ plaintext: Data) throws -> SealedPayload {
         try seal(plaintext, direction: .response, iv: SecureRandom.bytes(count: Self.ivByteCount))
     }
 
     /// Client: opens a response body. Nothing of a payload that fails is returned.
     /// - Throws: ``CryptoError/authenticationFailure`` when it was not sealed for this
     ///   request; ``CryptoError/incorrectParameterSize`` for a malformed IV or ciphertext.
-    public func openResponse(_ payload: SealedPayload) throws -> Data {
+    package func openResponse(_ payload: SealedPayload) throws -> Data {
         try open(payload, direction: .response)
     }
 
@@ -242,24 +242,24 @@ public struct PayloadEnvelope: Sendable, CustomStringConvertible {
         return plaintext
     }
 
-    public var description: String {
+    package var description: String {
         "PayloadEnvelope(v\(Self.version), operation: \(operation), rid: \(requestID))"
     }
 }
 
 /// One sealed message of the envelope: the 12-byte IV and the AES-GCM ciphertext with
 /// its 16-byte tag appended (the `iv` and `ct` fields, before Base64).
-public struct SealedPayload: Sendable, Hashable, CustomStringConvertible {
+package struct SealedPayload: Sendable, Hashable, CustomStringConvertible {
     /// The AES-GCM IV.
-    public let iv: Data
+    package let iv: Data
     /// The ciphertext followed by the tag.
-    public let ciphertext: Data
+    package let ciphertext: Data
 
     /// A payload from its two fields, as read off the wire; sizes are checked when it is opened.
-    public init(iv: Data, ciphertext: Data) {
+    package init(iv: Data, ciphertext: Data) {
         self.iv = iv
         self.ciphertext = ciphertext
     }
 
-    public var description: String { "SealedPayload(\(ciphertext.count) bytes)" }
+    package var description: String { "SealedPayload(\(ciphertext.count) bytes)" }
 }

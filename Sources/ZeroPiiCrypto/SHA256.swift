@@ -4,14 +4,14 @@ import Foundation
 ///
 /// Every operation is free of branches and table look-ups that depend on the data
 /// being hashed, so hashing secrets (as HMAC and HKDF do) leaks nothing through timing.
-public struct SHA256: HashFunction, Sendable {
+package struct SHA256: HashFunction, Sendable {
     /// 64 bytes.
-    public static let blockByteCount = 64
+    package static let blockByteCount = 64
     /// 32 bytes.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// The digest type: 32 bytes.
-    public typealias Digest = SHA256Digest
+    package typealias Digest = SHA256Digest
 
     private var state = SHA256Compression.initialState
     /// Bytes not yet compressed; at most one block minus one byte.
@@ -20,10 +20,10 @@ public struct SHA256: HashFunction, Sendable {
     /// The total number of bytes added, for the length field of the padding.
     private var totalByteCount: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     /// Adds the bytes in `bufferPointer` to the data being hashed.
-    public mutating func update(bufferPointer: UnsafeRawBufferPointer) {
+    package mutating func update(bufferPointer: UnsafeRawBufferPointer) {
         guard var input = bufferPointer.baseAddress, bufferPointer.count > 0 else { return }
         var remaining = bufferPointer.count
         totalByteCount &+= UInt64(remaining)
@@ -52,7 +52,7 @@ public struct SHA256: HashFunction, Sendable {
     }
 
     /// The digest of everything added so far; the hasher can go on being used.
-    public func finalize() -> SHA256Digest {
+    package func finalize() -> SHA256Digest {
         var copy = self
         let digest = copy.padAndFinish()
         // The copy held the last block of the message, which may be secret.

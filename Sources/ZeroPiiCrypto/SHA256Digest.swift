@@ -1,9 +1,9 @@
 import Foundation
 
 /// The 32-byte output of ``SHA256``.
-public struct SHA256Digest: Digest {
+package struct SHA256Digest: Digest {
     /// 32 bytes.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// The digest bytes in output order, kept inline so a digest never allocates.
     private var bytes: (UInt64, UInt64, UInt64, UInt64)
@@ -17,14 +17,14 @@ public struct SHA256Digest: Digest {
         bytes = (pair(state.0, state.1), pair(state.2, state.3), pair(state.4, state.5), pair(state.6, state.7))
     }
 
-    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         var copy = bytes
         return try Swift.withUnsafeBytes(of: &copy, body)
     }
 
-    public static func == (lhs: SHA256Digest, rhs: SHA256Digest) -> Bool {
+    package static func == (lhs: SHA256Digest, rhs: SHA256Digest) -> Bool {
         ConstantTime.equals(lhs, rhs)
     }
 
-    public var description: String { "SHA256Digest(32 bytes)" }
+    package var description: String { "SHA256Digest(32 bytes)" }
 }

@@ -14,9 +14,9 @@ import Glibc
 /// six, which was a quarter of a small request's cost). Elsewhere,
 /// `SystemRandomNumberGenerator`, the system CSPRNG. None can fail silently: a
 /// failure traps rather than return predictable bytes.
-public enum SecureRandom {
+package enum SecureRandom {
     /// Returns `count` random bytes.
-    public static func bytes(count: Int) -> Data {
+    package static func bytes(count: Int) -> Data {
         precondition(count >= 0, "a byte count cannot be negative")
         var result = Data(count: count)
         result.withUnsafeMutableBytes { fill($0) }
@@ -24,7 +24,7 @@ public enum SecureRandom {
     }
 
     /// Overwrites `buffer` with random bytes.
-    public static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         #if canImport(Darwin)
         arc4random_buf(base, buffer.count)
