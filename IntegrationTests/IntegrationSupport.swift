@@ -3,6 +3,10 @@ import ZeroPiiMockServer
 import ZeroPiiSDK
 import ZeroPiiTestSupport
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// A provider that gets its tokens from the mock server, counting fetches.
 final class ServerTokenProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
     private let server: MockTokenizationServer
@@ -42,6 +46,16 @@ func startStack(
     sdkConfiguration.wireProfile = wireProfile
     sdkConfiguration.allowsPlaintextFallback = allowsPlaintextFallback
     sdkConfiguration.callbackQueue = DispatchQueue(label: "integration.callbacks")
+    if requestTimeout > 60 {
+        // URLSession on Linux ends a request at its session's timeoutIntervalForRequest (60 s
+        // by default) whatever the request's own timeout says (a known limit of FoundationNetworking);
+        // a stack that asks for longer attempts gets a session that allows them. Under
+        // ThreadSanitizer, fifty queued batches of 1,000 wait longer than 60 s.
+        let session = URLSessionConfiguration.ephemeral
+        session.timeoutIntervalForRequest = requestTimeout
+        session.timeoutIntervalForResource = max(callTimeout, requestTimeout)
+        sdkConfiguration.transport = URLSessionTransport(session: URLSession(configuration: session))
+    }
     let sdk = ZeroPiiSDK.initialize(
         tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off,
         retryPolicy: DefaultRetryPolicy(), configuration: sdkConfiguration

@@ -140,7 +140,7 @@ struct SDKAgainstMockServerTests {
             }
             #expect(batches.count == 50)
             for (batch, result) in batches {
-                #expect(result.isSuccess && result.results.count == 1000)
+                #expect(result.isSuccess && result.results.count == 1000, "batch \(batch): \(result.errorMessage ?? "")")
                 #expect(result.summary?.newlyCreatedCount == 1000)
                 for (offset, item) in result.results.enumerated() {
                     #expect(item.originalValue == "b\(batch)-\(offset)")
