@@ -111,22 +111,23 @@ final class ValueTokenizer {
             batch.items.append((position, value))
             batch.values.append(value)
         }
-        // Empty lines count towards a batch's size too, so a long run of them is not
-        // held in memory.
-        if batch.values.count >= ZeroPiiSDK.maximumBatchSize || batch.items.count >= 4 * ZeroPiiSDK.maximumBatchSize {
-            try await dispatch(batch)
-            batch = Batch()
-        }
+        try await dispatchIfFull(&batch)
     }
 
     /// Gives a value that cannot be sent an empty output line, and fails the run.
     private func keepPlace(of position: Int, in batch: inout Batch) async throws {
         failed = true
         batch.items.append((position, nil))
-        if batch.items.count >= 4 * ZeroPiiSDK.maximumBatchSize {
-            try await dispatch(batch)
-            batch = Batch()
-        }
+        try await dispatchIfFull(&batch)
+    }
+
+    /// Sends `batch` and starts a new one once it holds a request's worth of values.
+    /// Empty and refused lines count towards its size too, so a long run of them is not
+    /// held in memory.
+    private func dispatchIfFull(_ batch: inout Batch) async throws {
+        guard batch.values.count >= ZeroPiiSDK.maximumBatchSize || batch.items.count >= 4 * ZeroPiiSDK.maximumBatchSize else { return }
+        try await dispatch(batch)
+        batch = Batch()
     }
 
     private func dispatch(_ batch: Batch) async throws {
