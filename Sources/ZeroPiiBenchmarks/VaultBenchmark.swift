@@ -16,19 +16,28 @@ enum VaultBenchmark {
     ]
 
     static func run() {
-        let vault = TokenVault()
         print("Vault work per value (thread CPU, median of 5 rounds)")
+        print(
+            "  " + "value".padding(toLength: 40, withPad: " ", startingAt: 0)
+                + VaultFormat.allCases.map { "format \($0.versionText)" }.joined(separator: "    "))
+        let vaults = VaultFormat.allCases.map { TokenVault(inMemoryWith: $0) }
         for (name, value) in samples {
-            let microseconds = medianMicroseconds(iterations: 2_000) { _ in _ = vault.token(for: value) }
-            print(String(format: "  token of %@: %.2f µs", name, microseconds))
+            let figures = vaults.map { vault in medianMicroseconds(iterations: 2_000) { _ in _ = vault.token(for: value) } }
+            print(
+                "  " + "token of \(name)".padding(toLength: 40, withPad: " ", startingAt: 0)
+                    + figures.map { String(format: "%7.2f µs", $0) }.joined(separator: "  "))
         }
         var next = 0
-        let perBatch = medianMicroseconds(iterations: 20) { _ in
-            let values = (0..<1_000).map { offset in "user\(next + offset)@example.com" }
-            next += 1_000
-            _ = try? vault.tokenize(values)
+        let perBatch = vaults.map { vault in
+            medianMicroseconds(iterations: 20) { _ in
+                let values = (0..<1_000).map { offset in "user\(next + offset)@example.com" }
+                next += 1_000
+                _ = try? vault.tokenize(values)
+            }
         }
-        print(String(format: "  tokenize of 1,000 new emails: %.0f µs (%.2f µs per value)", perBatch, perBatch / 1_000))
+        print(
+            "  " + "tokenize of 1,000 new emails, per value".padding(toLength: 40, withPad: " ", startingAt: 0)
+                + perBatch.map { String(format: "%7.2f µs", $0 / 1_000) }.joined(separator: "  "))
     }
 
     /// The median over five rounds of the thread CPU time per run of `body`.

@@ -5,10 +5,17 @@
 /// which permutation a key selects. Tests that check those properties over millions of
 /// values may therefore run the cipher with a fast function of their own.
 protocol FeistelRoundFunction: Sendable {
-    /// A 16-byte digest of a value's format, which keys every round for that format.
-    func tweak(for format: [UInt8]) -> [UInt8]
+    /// A 128-bit digest of a value's format, which keys every round for that format.
+    func tweak(for format: [UInt8]) -> FormatTweak
 
-    /// Replaces `words` with `count` pseudorandom 32-bit words for one round: its number,
-    /// the format's tweak and the symbols of the half that the round reads.
-    func words(round: Int, tweak: [UInt8], source: ArraySlice<Int>, count: Int, into words: inout [UInt32])
+    /// Fills `words` with pseudorandom 32-bit words for one round: from its number, the
+    /// format's tweak and the symbols of the half that the round reads.
+    func words(round: Int, tweak: FormatTweak, source: UnsafeBufferPointer<Int>, into words: UnsafeMutableBufferPointer<UInt32>)
+}
+
+/// What ``FeistelRoundFunction/tweak(for:)`` derives from a format: 16 bytes, `high`
+/// then `low`, each big-endian.
+struct FormatTweak: Sendable, Equatable {
+    let high: UInt64
+    let low: UInt64
 }

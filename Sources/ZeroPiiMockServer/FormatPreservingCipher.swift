@@ -26,10 +26,6 @@ struct FormatPreservingCipher: Sendable {
 
     private let roundFunction: any FeistelRoundFunction
 
-    init(key: SymmetricKey) {
-        roundFunction = KeyedSHA256RoundFunction(key: key)
-    }
-
     init(roundFunction: any FeistelRoundFunction) {
         self.roundFunction = roundFunction
     }
@@ -56,11 +52,20 @@ struct FormatPreservingCipher: Sendable {
         let domain = Self.domain(of: scalars)
         guard !domain.symbols.isEmpty else { return value }
         var symbols = domain.symbols
-        var scratch = Scratch(tweak: roundFunction.tweak(for: domain.format))
-        repeat {
-            step(&symbols, radices: domain.radices, scratch: &scratch)
-            Self.render(symbols, domain: domain, into: &scalars)
-        } while domain.mayHoldNumbers && NumberFormatCheck.isNumber(scalars)
+        let tweak = roundFunction.tweak(for: domain.format)
+        let radices = domain.radices.map(Radix.init)
+        // The rounds work on buffers, not arrays: no slice, copy-on-write check or
+        // bounds check per round, and one scratch area for every round's words.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: symbols.count) { words in
+            radices.withUnsafeBufferPointer { radices in
+                repeat {
+                    symbols.withUnsafeMutableBufferPointer { symbols in
+                        step(symbols, radices: radices, tweak: tweak, words: words)
+                    }
+                    Self.render(symbols, domain: domain, into: &scalars)
+                } while domain.mayHoldNumbers && NumberFormatCheck.isNumber(scalars)
+            }
+        }
         var result = String.UnicodeScalarView()
         result.append(contentsOf: scalars)
         return String(result)
@@ -75,6 +80,9 @@ struct FormatPreservingCipher: Sendable {
 
     private static func domain(of scalars: [Unicode.Scalar]) -> Domain {
         var domain = Domain()
+        domain.positions.reserveCapacity(scalars.count)
+        domain.radices.reserveCapacity(scalars.count)
+        domain.symbols.reserveCapacity(scalars.count)
         if let digits = NumberFormatCheck.digits(of: scalars) {
             domain.isNumber = true
             domain.format = [0x4E]  // N
@@ -131,48 +139,48 @@ struct FormatPreservingCipher: Sendable {
 
     // MARK: The cycle
 
-    /// Buffers reused across the rounds of one value.
-    private struct Scratch {
-        let tweak: [UInt8]
-        var words: [UInt32] = []
-        var pair = [0, 0]
-    }
-
     /// Moves `symbols` to the next value in the format's keyed cycle: `F⁻¹(F(x) + 1)`.
-    private func step(_ symbols: inout [Int], radices: [Int], scratch: inout Scratch) {
+    private func step(
+        _ symbols: UnsafeMutableBufferPointer<Int>, radices: UnsafeBufferPointer<Radix>, tweak: FormatTweak,
+        words: UnsafeMutableBufferPointer<UInt32>
+    ) {
         if symbols.count == 1 {
-            let radix = radices[0]
-            let permuted = permuteSingle(symbols[0], radix: radix, inverse: false, scratch: &scratch)
-            symbols[0] = permuteSingle((permuted + 1) % radix, radix: radix, inverse: true, scratch: &scratch)
+            let radix = radices[0].value
+            let permuted = permuteSingle(symbols[0], radix: radix, inverse: false, tweak: tweak, words: words)
+            symbols[0] = permuteSingle((permuted + 1) % radix, radix: radix, inverse: true, tweak: tweak, words: words)
             return
         }
-        feistel(&symbols, radices: radices, inverse: false, scratch: &scratch)
+        feistel(symbols, radices: radices, inverse: false, tweak: tweak, words: words)
         var position = symbols.count - 1
         while position >= 0 {
             symbols[position] += 1
-            if symbols[position] < radices[position] { break }
+            if symbols[position] < radices[position].value { break }
             symbols[position] = 0
             position -= 1
         }
-        feistel(&symbols, radices: radices, inverse: true, scratch: &scratch)
+        feistel(symbols, radices: radices, inverse: true, tweak: tweak, words: words)
     }
 
     /// A keyed permutation of `0..<radix`, for a format with one replaceable character: a
     /// Feistel network over two digits whose product covers the radix, walked until it
     /// lands inside it.
-    private func permuteSingle(_ symbol: Int, radix: Int, inverse: Bool, scratch: inout Scratch) -> Int {
+    private func permuteSingle(_ symbol: Int, radix: Int, inverse: Bool, tweak: FormatTweak, words: UnsafeMutableBufferPointer<UInt32>) -> Int {
         var high = 1
         while high * high < radix { high += 1 }
         let low = (radix + high - 1) / high
-        let radices = [high, low]
+        let radices = [Radix(high), Radix(low)]
+        var pair = [0, 0]
         var value = symbol
-        repeat {
-            var pair = scratch.pair
-            pair[0] = value / low
-            pair[1] = value % low
-            feistel(&pair, radices: radices, inverse: inverse, scratch: &scratch)
-            value = pair[0] * low + pair[1]
-        } while value >= radix
+        radices.withUnsafeBufferPointer { radices in
+            repeat {
+                pair[0] = value / low
+                pair[1] = value % low
+                pair.withUnsafeMutableBufferPointer { pair in
+                    feistel(pair, radices: radices, inverse: inverse, tweak: tweak, words: words)
+                }
+                value = pair[0] * low + pair[1]
+            } while value >= radix
+        }
         return value
     }
 
@@ -180,7 +188,10 @@ struct FormatPreservingCipher: Sendable {
     /// round adds to one half, position by position and modulo each position's radix,
     /// pseudorandom words computed from the other half, the round number and the format's
     /// tweak.
-    private func feistel(_ symbols: inout [Int], radices: [Int], inverse: Bool, scratch: inout Scratch) {
+    private func feistel(
+        _ symbols: UnsafeMutableBufferPointer<Int>, radices: UnsafeBufferPointer<Radix>, inverse: Bool, tweak: FormatTweak,
+        words: UnsafeMutableBufferPointer<UInt32>
+    ) {
         // Plain loops over indices: this is the vault's hot loop, and debug builds (the
         // test suite's) run generic range iteration many times slower.
         let count = symbols.count
@@ -192,20 +203,15 @@ struct FormatPreservingCipher: Sendable {
             let targetEnd = round % 2 == 0 ? split : count
             let sourceStart = round % 2 == 0 ? split : 0
             let sourceEnd = round % 2 == 0 ? count : split
+            let roundWords = UnsafeMutableBufferPointer(rebasing: words[0..<(targetEnd - targetStart)])
             roundFunction.words(
-                round: round, tweak: scratch.tweak, source: symbols[sourceStart..<sourceEnd], count: targetEnd - targetStart, into: &scratch.words)
-            symbols.withUnsafeMutableBufferPointer { symbols in
-                radices.withUnsafeBufferPointer { radices in
-                    scratch.words.withUnsafeBufferPointer { words in
-                        var position = targetStart
-                        while position < targetEnd {
-                            let radix = radices[position]
-                            let offset = Int(words[position - targetStart] % UInt32(radix))
-                            symbols[position] = inverse ? (symbols[position] - offset + radix) % radix : (symbols[position] + offset) % radix
-                            position += 1
-                        }
-                    }
-                }
+                round: round, tweak: tweak, source: UnsafeBufferPointer(rebasing: symbols[sourceStart..<sourceEnd]), into: roundWords)
+            var position = targetStart
+            while position < targetEnd {
+                let radix = radices[position]
+                let offset = radix.remainder(roundWords[position &- targetStart])
+                symbols[position] = inverse ? radix.subtracting(offset, from: symbols[position]) : radix.adding(offset, to: symbols[position])
+                position &+= 1
             }
             step += 1
         }

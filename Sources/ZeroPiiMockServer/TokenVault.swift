@@ -26,6 +26,8 @@ public final class TokenVault: @unchecked Sendable {
     }
 
     private let cipher: FormatPreservingCipher
+    /// The token function this vault's tokens come from.
+    package let format: VaultFormat
     private let fingerprintKey: HMAC<SHA256>
     private let lock = NSLock()
     private let index: any FingerprintIndex
@@ -41,7 +43,13 @@ public final class TokenVault: @unchecked Sendable {
 
     /// A vault in memory with a fresh random key.
     public convenience init() {
-        try! self.init(key: SecureRandom.bytes(count: 32), file: nil, index: MemoryFingerprintIndex(), recovery: nil)
+        self.init(inMemoryWith: .current)
+    }
+
+    /// A vault in memory with a fresh random key and the token function of `format`, for
+    /// the benchmarks that compare formats.
+    package convenience init(inMemoryWith format: VaultFormat) {
+        try! self.init(key: SecureRandom.bytes(count: 32), format: format, file: nil, index: MemoryFingerprintIndex(), recovery: nil)
     }
 
     /// A vault kept in `path` (and its index in `path.index`), created when missing, and
@@ -68,13 +76,13 @@ public final class TokenVault: @unchecked Sendable {
     ) throws {
         let file = try VaultFile.open(path: path, system: system, whenLocked: whenLocked)
         let (index, recovery) = try VaultIndex.open(beside: file, system: system, options: indexOptions)
-        try self.init(key: Data(file.key), file: file, index: index, recovery: recovery)
+        try self.init(key: Data(file.key), format: file.format, file: file, index: index, recovery: recovery)
     }
 
-    private init(key: Data, file: VaultFile?, index: any FingerprintIndex, recovery: VaultIndex.Recovery?) throws {
+    private init(key: Data, format: VaultFormat, file: VaultFile?, index: any FingerprintIndex, recovery: VaultIndex.Recovery?) throws {
         let master = SymmetricKey(data: key)
-        cipher = FormatPreservingCipher(
-            key: try HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("zeropii-mock tokens".utf8), outputByteCount: 32))
+        self.format = format
+        cipher = try format.cipher(vaultKey: master)
         fingerprintKey = HMAC<SHA256>(
             key: try HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("zeropii-mock fingerprints".utf8), outputByteCount: 32))
         self.index = index

@@ -13,6 +13,7 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
         case cannotWrite
         case notAVaultFile
         case earlierVersion
+        case laterVersion
         case damaged
         case locked
     }
@@ -41,6 +42,9 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file was written by an earlier token function, whose tokens this version does
     /// not reproduce.
     public static let earlierVersion = VaultError(.earlierVersion)
+    /// The file was written by a later version of the mock server, with a token function
+    /// this version does not know.
+    public static let laterVersion = VaultError(.laterVersion)
     /// A record before the end of the file does not check: the file is damaged, and is
     /// left as it is rather than cut short.
     public static let damaged = VaultError(.damaged)
@@ -59,6 +63,9 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
     static func notAVaultFile(_ path: String) -> VaultError { VaultError(.notAVaultFile, path: path) }
     static func earlierVersion(_ path: String, version: String) -> VaultError {
         VaultError(.earlierVersion, path: path, detail: version)
+    }
+    static func laterVersion(_ path: String, version: String) -> VaultError {
+        VaultError(.laterVersion, path: path, detail: version)
     }
     static func damaged(_ path: String, offset: Int) -> VaultError {
         VaultError(.damaged, path: path, detail: "byte \(offset)")
@@ -89,6 +96,10 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
                 "the vault file \(path) was written by an earlier version of the mock server (format \(detail ?? "?")), "
                 + "whose tokens this version does not reproduce; move it away or delete it to start a new vault, "
                 + "in which every value gets a new token"
+        case .laterVersion:
+            return
+                "the vault file \(path) was written by a later version of the mock server (format \(detail ?? "?")), "
+                + "whose tokens this version cannot compute; use that version, or move the file away to start a new vault"
         case .damaged:
             return
                 "the vault file \(path) is damaged\(reason): a record before its end does not check, so it was left "

@@ -10,8 +10,9 @@ import Darwin
 /// The vault's data file: an append-only log that makes new mappings durable, held by
 /// one process at a time.
 ///
-/// Layout: a header (`ZPVAULT` and a format version, `2` for the token function of
-/// PROTOCOL.md section 10; the 32-byte token key; a CRC-32 of the key), then one record
+/// Layout: a header (`ZPVAULT` and a format version, ``VaultFormat``: `3` for a new
+/// vault, `2` for one created before format 3; the 32-byte token key; a CRC-32 of the
+/// key), then one record
 /// per request that created tokens: a 4-byte count, that many 16-byte value
 /// fingerprints, and a CRC-32 of the record. No value is stored in readable form.
 ///
@@ -34,7 +35,6 @@ final class VaultFile: @unchecked Sendable {
     // `append`, which TokenVault calls while it opens or under its lock; the rest is
     // immutable.
     static let magic = Array("ZPVAULT".utf8)
-    static let version = UInt8(ascii: "2")
     static let headerSize = 8 + 32 + 4
     static let fingerprintSize = 16
 
@@ -63,6 +63,8 @@ final class VaultFile: @unchecked Sendable {
     let path: String
     private let system: any VaultFileSystem
     let key: [UInt8]
+    /// The token function the vault was created with, from the header.
+    let format: VaultFormat
     /// The header's CRC-32 of the key: what ties an index file to this vault.
     let keyChecksum: UInt32
     /// The end of the last whole record.
@@ -88,8 +90,9 @@ final class VaultFile: @unchecked Sendable {
             try lock(descriptor, path: path, whenLocked: whenLocked)
             var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system)
             let header = try reader.readHeader(headerSize)
-            let key = try parseHeader(header, path: path)
-            let file = VaultFile(descriptor: descriptor, path: path, system: system, key: key, keyChecksum: load(header, at: 40))
+            let (key, format) = try parseHeader(header, path: path)
+            let file = VaultFile(
+                descriptor: descriptor, path: path, system: system, key: key, format: format, keyChecksum: load(header, at: 40))
             file.tightenedFromMode = try makeOwnerOnly(descriptor, path: path)
             return file
         } catch {
@@ -111,11 +114,12 @@ final class VaultFile: @unchecked Sendable {
         return permissions
     }
 
-    private init(descriptor: Int32, path: String, system: any VaultFileSystem, key: [UInt8], keyChecksum: UInt32) {
+    private init(descriptor: Int32, path: String, system: any VaultFileSystem, key: [UInt8], format: VaultFormat, keyChecksum: UInt32) {
         self.descriptor = descriptor
         self.path = path
         self.system = system
         self.key = key
+        self.format = format
         self.keyChecksum = keyChecksum
     }
 
@@ -216,7 +220,7 @@ final class VaultFile: @unchecked Sendable {
         defer { unlink(temporary) }
         var key = [UInt8](repeating: 0, count: 32)
         key.withUnsafeMutableBytes { SecureRandom.fill($0) }
-        var header = magic + [version] + key
+        var header = magic + [VaultFormat.current.rawValue] + key
         withUnsafeBytes(of: CRC32.checksum(key).bigEndian) { header.append(contentsOf: $0) }
         let system = SystemVaultFileSystem()
         let written = header.withUnsafeBytes { system.write(descriptor, $0.baseAddress!, $0.count) }
@@ -238,18 +242,20 @@ final class VaultFile: @unchecked Sendable {
         }
     }
 
-    private static func parseHeader(_ contents: [UInt8], path: String) throws -> [UInt8] {
+    private static func parseHeader(_ contents: [UInt8], path: String) throws -> (key: [UInt8], format: VaultFormat) {
         guard contents.count >= magic.count + 1, Array(contents[0..<magic.count]) == magic else {
             throw VaultError.notAVaultFile(path)
         }
         let fileVersion = contents[magic.count]
-        guard fileVersion == version else {
-            throw VaultError.earlierVersion(path, version: String(decoding: [fileVersion], as: UTF8.self))
+        guard let format = VaultFormat(rawValue: fileVersion) else {
+            let version = String(decoding: [fileVersion], as: UTF8.self)
+            let oldest = VaultFormat.allCases.map(\.rawValue).min()!
+            throw fileVersion < oldest ? VaultError.earlierVersion(path, version: version) : VaultError.laterVersion(path, version: version)
         }
         guard contents.count >= headerSize, load(contents, at: 40) == CRC32.checksum(contents[8..<40]) else {
             throw VaultError.notAVaultFile(path)
         }
-        return Array(contents[8..<40])
+        return (Array(contents[8..<40]), format)
     }
 
     private static func load(_ bytes: [UInt8], at offset: Int) -> UInt32 {

@@ -8,34 +8,29 @@
 struct FastRoundFunction: FeistelRoundFunction {
     let key: UInt64
 
-    func tweak(for format: [UInt8]) -> [UInt8] {
+    func tweak(for format: [UInt8]) -> FormatTweak {
         var state = key
         var index = 0
         while index < format.count {
             state = Self.mix(state ^ UInt64(format[index]))
             index += 1
         }
-        var tweak = [UInt8](repeating: 0, count: 16)
-        index = 0
-        while index < 16 {
-            if index % 8 == 0 { state = Self.mix(state) }
-            tweak[index] = UInt8(truncatingIfNeeded: state >> (8 * (index % 8)))
-            index += 1
-        }
-        return tweak
+        let high = Self.mix(state)
+        return FormatTweak(high: high, low: Self.mix(high))
     }
 
-    func words(round: Int, tweak: [UInt8], source: ArraySlice<Int>, count: Int, into words: inout [UInt32]) {
-        var state = key ^ UInt64(round) ^ UInt64(tweak[0]) << 8 ^ UInt64(tweak[1]) << 16 ^ UInt64(tweak[2]) << 24 ^ UInt64(tweak[3]) << 32
-        var index = source.startIndex
-        while index < source.endIndex {
+    func words(round: Int, tweak: FormatTweak, source: UnsafeBufferPointer<Int>, into words: UnsafeMutableBufferPointer<UInt32>) {
+        var state = key ^ UInt64(round) ^ tweak.high << 8
+        var index = 0
+        while index < source.count {
             state = Self.mix(state ^ UInt64(truncatingIfNeeded: source[index]))
             index += 1
         }
-        words.removeAll(keepingCapacity: true)
-        while words.count < count {
+        index = 0
+        while index < words.count {
             state = Self.mix(state)
-            words.append(UInt32(truncatingIfNeeded: state >> 32))
+            words[index] = UInt32(truncatingIfNeeded: state >> 32)
+            index += 1
         }
     }
 

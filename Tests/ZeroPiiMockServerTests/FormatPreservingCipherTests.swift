@@ -6,7 +6,7 @@ import ZeroPiiCrypto
 
 /// PROTOCOL.md section 10, on the cipher the vault uses.
 struct FormatPreservingCipherTests {
-    let cipher = FormatPreservingCipher(key: SymmetricKey(data: [UInt8](repeating: 7, count: 32)))
+    let cipher = FormatPreservingCipher.vault(.current, keyByte: 7)
 
     /// Whether `token` has `value`'s format: the same characters where `value` has no
     /// letter or number, and a member of the same alphabet where it has one.
@@ -107,10 +107,11 @@ struct FormatPreservingCipherTests {
         Self.checkMixedDomains(cipher: FormatPreservingCipher(roundFunction: FastRoundFunction(key: 3)), values: Self.mixedDomains())
     }
 
-    @Test func theVaultCipherOnEveryShortStringOfDigitsAndE() {
+    @Test(arguments: VaultFormat.allCases)
+    func theVaultCipherOnEveryShortStringOfDigitsAndE(format: VaultFormat) {
         let digitsAndE = Self.digits + ["E", "-", "."]
         let values = Set((1...3).flatMap { Self.every(Array(repeating: digitsAndE, count: $0)) })
-        Self.checkMixedDomains(cipher: cipher, values: values)
+        Self.checkMixedDomains(cipher: .vault(format, keyByte: 7), values: values)
     }
 
     static func mixedDomains() -> Set<String> {
@@ -141,8 +142,11 @@ struct FormatPreservingCipherTests {
     }
 
     /// A whole format maps onto itself: the token function is a permutation of it.
-    @Test(arguments: [["9", "9"], ["a"], ["A", "9", "a"], ["-", "9", "9", "9"], ["9", ".", "9", "9"], ["9", "-", "9"], ["é", "9"]])
-    func everyFormatIsPermutedOntoItself(format: [String]) {
+    @Test(
+        arguments: VaultFormat.allCases,
+        [["9", "9"], ["a"], ["A", "9", "a"], ["-", "9", "9", "9"], ["9", ".", "9", "9"], ["9", "-", "9"], ["é", "9"]])
+    func everyFormatIsPermutedOntoItself(vaultFormat: VaultFormat, format: [String]) {
+        let cipher = FormatPreservingCipher.vault(vaultFormat, keyByte: 7)
         let alphabets: [[String]] = format.map { marker in
             switch marker {
             case "9": return Self.digits
@@ -159,9 +163,20 @@ struct FormatPreservingCipherTests {
         #expect(zip(values, tokens).allSatisfy { $0 != $1 || $0 == "-0" })
     }
 
-    @Test func differentKeysGiveDifferentTokens() {
-        let other = FormatPreservingCipher(key: SymmetricKey(data: [UInt8](repeating: 8, count: 32)))
-        #expect(other.encrypt("alice@example.com") != cipher.encrypt("alice@example.com"))
+    @Test(arguments: VaultFormat.allCases)
+    func differentKeysGiveDifferentTokens(format: VaultFormat) {
+        let one = FormatPreservingCipher.vault(format, keyByte: 7)
+        let other = FormatPreservingCipher.vault(format, keyByte: 8)
+        #expect(other.encrypt("alice@example.com") != one.encrypt("alice@example.com"))
+    }
+
+    /// The two formats are different token functions: a value's tokens under one key
+    /// differ between them.
+    @Test func theTwoVaultFormatsGiveDifferentTokens() {
+        let values = ["alice@example.com", "+1 (555) 123-4567", "4111111111111111", "Ольга"]
+        let format2 = FormatPreservingCipher.vault(.keyedSHA256Rounds, keyByte: 7)
+        let format3 = FormatPreservingCipher.vault(.sipHashRounds, keyByte: 7)
+        #expect(values.filter { format2.encrypt($0) == format3.encrypt($0) }.isEmpty)
     }
 }
 

@@ -101,6 +101,60 @@ struct TokenVaultTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == old)
     }
 
+    /// A vault file's header: the magic, the format's version byte, the key and its CRC.
+    static func header(version: UInt8, key: [UInt8]) -> Data {
+        var bytes = Array("ZPVAULT".utf8) + [version] + key
+        withUnsafeBytes(of: CRC32.checksum(key).bigEndian) { bytes.append(contentsOf: $0) }
+        return Data(bytes)
+    }
+
+    /// New vaults are written with the current token function, format 3.
+    @Test func aNewVaultIsOfTheCurrentFormat() throws {
+        let path = Self.temporaryPath()
+        defer { Self.removeVault(path) }
+        let vault = try TokenVault(path: path)
+        _ = try vault.tokenize(["alice@example.com"])
+        #expect(vault.format == .sipHashRounds && VaultFormat.current == .sipHashRounds)
+        vault.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(8) == Data("ZPVAULT3".utf8))
+    }
+
+    /// A vault created before format 3 keeps its token function: these tokens are what
+    /// `zeropii tokenize` answered, before format 3 existed, from a format 2 vault file
+    /// with this key (the bytes 0x00...0x1F).
+    @Test func aFormat2VaultKeepsTheTokensItAnsweredBefore() throws {
+        let path = Self.temporaryPath()
+        defer { Self.removeVault(path) }
+        try Self.header(version: UInt8(ascii: "2"), key: (0..<32).map { UInt8($0) }).write(to: URL(fileURLWithPath: path))
+        let answeredBefore = [
+            "alice@example.com": "bhoed@buupdwn.dlb",
+            "+1 (555) 123-4567": "+7 (453) 291-2438",
+            "Ольга Петрова": "Дғѱсѣ Ѽфяҡгњё",
+        ]
+        for round in 0..<2 {
+            let vault = try TokenVault(path: path)
+            #expect(vault.format == .keyedSHA256Rounds)
+            let values = Array(answeredBefore.keys).sorted()
+            let entries = try vault.tokenize(values)
+            #expect(entries.map(\.token) == values.map { answeredBefore[$0]! })
+            #expect(entries.allSatisfy { $0.newlyCreated == (round == 0) })
+            vault.close()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(8) == Data("ZPVAULT2".utf8))
+    }
+
+    /// A file from a later version's token function is refused and left as it is.
+    @Test func aVaultOfALaterFormatIsRefusedAndKept() throws {
+        let path = Self.temporaryPath()
+        defer { Self.removeVault(path) }
+        let later = Self.header(version: UInt8(ascii: "4"), key: [UInt8](repeating: 5, count: 32))
+        try later.write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
+        #expect(error == .laterVersion)
+        #expect(error.description.contains(path) && error.description.contains("later version") && error.description.contains("format 4"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == later)
+    }
+
     /// A bad record with more after it is damage, not a torn tail: refused, not cut.
     @Test func aDamagedRecordBeforeTheEndIsAnErrorAndTheFileIsKept() throws {
         let path = Self.temporaryPath()

@@ -9,7 +9,8 @@ import ZeroPiiCrypto
 /// round function: one and two hashes per round, messages that fill one SHA-256 block
 /// and several, numbers, single-position formats, and non-Latin alphabets.
 struct VaultTokenStabilityTests {
-    static let cipher = FormatPreservingCipher(key: SymmetricKey(data: (0..<32).map { UInt8($0) }))
+    /// Format 2's cipher with the round key 0x00...0x1F.
+    static let cipher = FormatPreservingCipher(roundFunction: KeyedSHA256RoundFunction(key: SymmetricKey(data: (0..<32).map { UInt8($0) })))
 
     static let pinned: [(value: String, token: String)] = [
         ("user123456@example.com", "wbbq048774@sgqtqpb.cgv"),
@@ -28,5 +29,30 @@ struct VaultTokenStabilityTests {
     func tokensStayWhatTheyWere(index: Int) {
         let (value, token) = Self.pinned[index]
         #expect(Self.cipher.encrypt(value) == token, "\(value)")
+    }
+
+    /// Format 3's cipher with the round key 0x00...0x0F.
+    static let format3Cipher = FormatPreservingCipher(roundFunction: SipHashRoundFunction(key: SymmetricKey(data: (0..<16).map { UInt8($0) })))
+
+    /// The same values under format 3, which also covers one, two and three blocks of
+    /// four words per round, an odd and an even count of source symbols, and a source
+    /// half of one symbol.
+    static let pinnedFormat3: [(value: String, token: String)] = [
+        ("user123456@example.com", "nqhu659119@dcxliib.aql"),
+        ("+1 (555) 123-4567", "+5 (313) 329-8311"),
+        ("a", "s"),
+        ("7", "2"),
+        ("-12.5E07", "-24.3V41"),
+        ("1.7976931348623157E308", "1.0221091166572521E756"),
+        ("Ольга Петрова", "Єѿҽђӥ Ѷҝҙӻюҳӳ"),
+        ("王小明", "趓匠郦"),
+        ("0000-0000-0000-0000-0000-0000-0000-0000-0000-0000-0000-0000", "8403-3302-4331-0339-5036-6884-4688-0745-4546-5471-5352-8882"),
+        ("The quick brown fox jumps over the lazy dog, 42 times, in 2026!", "Aos bjsti eqlfu xee zvhug yhij wkl mkvn ofo, 37 hjwzl, ui 9161!"),
+    ]
+
+    @Test(arguments: pinnedFormat3.indices)
+    func format3TokensStayWhatTheyWere(index: Int) {
+        let (value, token) = Self.pinnedFormat3[index]
+        #expect(Self.format3Cipher.encrypt(value) == token, "\(value)")
     }
 }
