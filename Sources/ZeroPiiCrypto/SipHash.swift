@@ -106,30 +106,34 @@ package struct SipHash: Sendable {
     /// The 64-bit output of SipHash-2-4 for the message absorbed so far followed by
     /// `tailCount` more bytes (the low bytes of `tail`, little-endian).
     package func finalize64(tail: UInt64 = 0, tailCount: Int = 0) -> UInt64 {
-        precondition(width == .bits64, "finalize64 on a 128-bit SipHash state")
-        precondition((0..<8).contains(tailCount), "a SipHash tail is 0 to 7 bytes")
-        var state = self
-        state.absorbLast(tail: tail, tailCount: tailCount)
-        state.v2 ^= 0xff
-        for _ in 0..<4 { state.sipRound() }
-        return state.v0 ^ state.v1 ^ state.v2 ^ state.v3
+        finished(tail: tail, tailCount: tailCount, as: .bits64).output
     }
 
     /// The 128-bit output of SipHash-2-4-128, as its first and second 64-bit halves (each
     /// written little-endian in the byte form), for the message absorbed so far followed
     /// by `tailCount` more bytes.
     package func finalize128(tail: UInt64 = 0, tailCount: Int = 0) -> (UInt64, UInt64) {
-        precondition(width == .bits128, "finalize128 on a 64-bit SipHash state")
+        var state = finished(tail: tail, tailCount: tailCount, as: .bits128)
+        let first = state.output
+        state.v1 ^= 0xdd
+        for _ in 0..<4 { state.sipRound() }
+        return (first, state.output)
+    }
+
+    /// A copy of this state with the last block absorbed and the first output's four
+    /// finalisation rounds done; the width's own constant marks the finalisation.
+    @inline(__always)
+    private func finished(tail: UInt64, tailCount: Int, as expected: Width) -> SipHash {
+        precondition(width == expected, "a SipHash state finished at another width than it was keyed for")
         precondition((0..<8).contains(tailCount), "a SipHash tail is 0 to 7 bytes")
         var state = self
         state.absorbLast(tail: tail, tailCount: tailCount)
-        state.v2 ^= 0xee
+        state.v2 ^= expected == .bits64 ? 0xff : 0xee
         for _ in 0..<4 { state.sipRound() }
-        let first = state.v0 ^ state.v1 ^ state.v2 ^ state.v3
-        state.v1 ^= 0xdd
-        for _ in 0..<4 { state.sipRound() }
-        return (first, state.v0 ^ state.v1 ^ state.v2 ^ state.v3)
+        return state
     }
+
+    private var output: UInt64 { v0 ^ v1 ^ v2 ^ v3 }
 
     /// SipHash of a whole byte string: its output bytes (8 or 16, each half
     /// little-endian), as the reference implementation writes them.
