@@ -115,8 +115,8 @@ enum ServeCommand {
         if let mode = server.vault.tightenedFromMode, let path = configuration.dataFile {
             Console.error(ServerConnection.ownerOnlyNote(path: path, mode: mode))
         }
-        if server.vault.droppedBytes > 0 {
-            Console.error("zeropii: dropped a torn last record (\(server.vault.droppedBytes) bytes) from the data file")
+        if server.vault.droppedBytes > 0, let path = configuration.dataFile {
+            Console.error(ServerConnection.droppedTailNote(path: path, bytes: server.vault.droppedBytes))
         }
         if configuration.acceptedWireProfiles.count < ZeroPiiWireProfile.allCases.count {
             let accepted = ZeroPiiWireProfile.allCases.filter(configuration.acceptedWireProfiles.contains).map(\.rawValue)

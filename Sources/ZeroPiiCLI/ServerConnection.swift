@@ -143,6 +143,9 @@ struct ServerConnection {
                 "zeropii: no --api-url given; using the embedded mock server at \(server.baseURL.absoluteString) with its vault in \(directory)")
         }
         if let mode = server.vault.tightenedFromMode { Console.error(ServerConnection.ownerOnlyNote(path: directory + "/vault.db", mode: mode)) }
+        if server.vault.droppedBytes > 0 {
+            Console.error(ServerConnection.droppedTailNote(path: directory + "/vault.db", bytes: server.vault.droppedBytes))
+        }
         let provider = EmbeddedServerTokenProvider(server: server)
         let sdk = ZeroPiiSDK.initialize(
             tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off, retryPolicy: retries,
@@ -172,6 +175,13 @@ struct ServerConnection {
         return
             "zeropii: the vault \(path) could be read or changed by other users (mode \(String(repeating: "0", count: max(0, 4 - octal.count)) + octal)); "
             + "it holds the token key, so it is now owner-only (0600)"
+    }
+
+    /// What `tokenize` and `serve` say when the vault dropped the end of its data file:
+    /// the unfinished write of a request that was never answered (a crash, a full disk).
+    static func droppedTailNote(path: String, bytes: Int) -> String {
+        "zeropii: note: the vault \(path) ended in \(bytes) \(bytes == 1 ? "byte" : "bytes") of an unfinished write, "
+            + "never answered (a crash or a full disk); they were dropped"
     }
 }
 

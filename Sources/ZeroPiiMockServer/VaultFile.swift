@@ -12,7 +12,7 @@ import Darwin
 ///
 /// Layout: a header (`ZPVAULT` and a format version, ``VaultFormat``: `3` for a new
 /// vault, `2` for one created before format 3; the 32-byte token key; a CRC-32 of the
-/// key), then one record
+/// header before it, or of the key alone in format 2), then one record
 /// per request that created tokens: a 4-byte count, that many 16-byte value
 /// fingerprints, and a CRC-32 of the record. No value is stored in readable form.
 ///
@@ -37,6 +37,10 @@ final class VaultFile: @unchecked Sendable {
     static let magic = Array("ZPVAULT".utf8)
     static let headerSize = 8 + 32 + 4
     static let fingerprintSize = 16
+    /// The most fingerprints one record holds when this code writes it: the most values
+    /// one request brings (PROTOCOL.md section 7). A record that claims more and runs
+    /// past the end of the file is therefore damage, not the torn tail of a write.
+    static let largestWrittenRecord = 1000
 
     /// A point in the log: where its whole records end, and the checksum of the record
     /// that ends there (0 when there is none). The index records the position it covers,
@@ -158,16 +162,25 @@ final class VaultFile: @unchecked Sendable {
         while let record = try reader.nextRecord() { try visit(record) }
     }
 
-    /// Appends one record of new fingerprints and waits until it is on disk.
+    /// Appends new fingerprints and waits until they are on disk: one record per
+    /// ``largestWrittenRecord`` fingerprints (one for any request the server takes), all
+    /// in one write.
     func append(_ fingerprints: [Fingerprint]) throws {
         guard !fingerprints.isEmpty else { return }
         guard !broken else { throw VaultError.cannotWrite(path, errno: EIO) }
         var record = [UInt8]()
-        record.reserveCapacity(8 + fingerprints.count * Self.fingerprintSize)
-        withUnsafeBytes(of: UInt32(fingerprints.count).bigEndian) { record.append(contentsOf: $0) }
-        for fingerprint in fingerprints { fingerprint.append(to: &record) }
-        let checksum = CRC32.checksum(record)
-        withUnsafeBytes(of: checksum.bigEndian) { record.append(contentsOf: $0) }
+        record.reserveCapacity(8 * (fingerprints.count / Self.largestWrittenRecord + 1) + fingerprints.count * Self.fingerprintSize)
+        var checksum: UInt32 = 0
+        var first = 0
+        while first < fingerprints.count {
+            let part = fingerprints[first..<min(first + Self.largestWrittenRecord, fingerprints.count)]
+            let start = record.count
+            withUnsafeBytes(of: UInt32(part.count).bigEndian) { record.append(contentsOf: $0) }
+            for fingerprint in part { fingerprint.append(to: &record) }
+            checksum = CRC32.checksum(record[start...])
+            withUnsafeBytes(of: checksum.bigEndian) { record.append(contentsOf: $0) }
+            first += part.count
+        }
         var failure: Int32 = 0
         record.withUnsafeBytes { raw in
             var offset = 0
@@ -221,7 +234,7 @@ final class VaultFile: @unchecked Sendable {
         var key = [UInt8](repeating: 0, count: 32)
         key.withUnsafeMutableBytes { SecureRandom.fill($0) }
         var header = magic + [VaultFormat.current.rawValue] + key
-        withUnsafeBytes(of: CRC32.checksum(key).bigEndian) { header.append(contentsOf: $0) }
+        withUnsafeBytes(of: CRC32.checksum(header[VaultFormat.current.checksummedHeaderBytes]).bigEndian) { header.append(contentsOf: $0) }
         let system = SystemVaultFileSystem()
         let written = header.withUnsafeBytes { system.write(descriptor, $0.baseAddress!, $0.count) }
         let synced = written == header.count && system.synchronize(descriptor) == 0
@@ -249,10 +262,14 @@ final class VaultFile: @unchecked Sendable {
         let fileVersion = contents[magic.count]
         guard let format = VaultFormat(rawValue: fileVersion) else {
             let version = String(decoding: [fileVersion], as: UTF8.self)
-            let oldest = VaultFormat.allCases.map(\.rawValue).min()!
-            throw fileVersion < oldest ? VaultError.earlierVersion(path, version: version) : VaultError.laterVersion(path, version: version)
+            let known = VaultFormat.allCases.map(\.rawValue)
+            switch fileVersion {
+            case UInt8(ascii: "1")..<known.min()!: throw VaultError.earlierVersion(path, version: version)
+            case (known.max()! + 1)...UInt8(ascii: "9"): throw VaultError.laterVersion(path, version: version)
+            default: throw VaultError.notAVaultFile(path)
+            }
         }
-        guard contents.count >= headerSize, load(contents, at: 40) == CRC32.checksum(contents[8..<40]) else {
+        guard contents.count >= headerSize, load(contents, at: 40) == CRC32.checksum(contents[format.checksummedHeaderBytes]) else {
             throw VaultError.notAVaultFile(path)
         }
         return (Array(contents[8..<40]), format)

@@ -19,6 +19,16 @@ package enum VaultFormat: UInt8, Sendable, CaseIterable {
     /// The format of every new vault.
     package static let current = VaultFormat.sipHashRounds
 
+    /// The bytes of the data file's header that its CRC-32 covers. Format 3's covers the
+    /// magic and the version too, so that a flipped bit there cannot switch a vault to
+    /// another token function unnoticed; format 2's covered the key alone.
+    var checksummedHeaderBytes: Range<Int> {
+        switch self {
+        case .keyedSHA256Rounds: return 8..<40
+        case .sipHashRounds: return 0..<40
+        }
+    }
+
     /// The header's version character, for messages.
     package var versionText: String { String(decoding: [rawValue], as: UTF8.self) }
 

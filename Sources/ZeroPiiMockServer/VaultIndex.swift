@@ -240,14 +240,25 @@ final class VaultIndex: FingerprintIndex {
         try cache.writeBack(to: file)
         cache.discard()
         let header = VaultIndexHeader(vaultKeyChecksum: file.header.vaultKeyChecksum, pageCount: newPageCount)
-        let bigger = VaultIndex(
-            path: path, system: system, file: try VaultIndexFile.create(path: path + ".growing", system: system, header: header),
-            cache: cache)
-        try forEachStoredFingerprint { try bigger.insert($0) }
-        bigger.holdsZeroFingerprint = holdsZeroFingerprint
-        bigger.count = count
-        try bigger.checkpoint(covering: position)
-        try bigger.file.move(to: path)
+        let growingPath = path + ".growing"
+        var built: VaultIndex?
+        do {
+            let bigger = VaultIndex(
+                path: path, system: system, file: try VaultIndexFile.create(path: growingPath, system: system, header: header), cache: cache)
+            built = bigger
+            try forEachStoredFingerprint { try bigger.insert($0) }
+            bigger.holdsZeroFingerprint = holdsZeroFingerprint
+            bigger.count = count
+            try bigger.checkpoint(covering: position)
+            try bigger.file.move(to: path)
+        } catch {
+            // A half-built table is of no use (the next start rebuilds from the log), and
+            // on a full disk it holds the space the vault needs.
+            built?.abandon()
+            unlink(growingPath)
+            throw error
+        }
+        let bigger = built!
         file.close()
         file = bigger.file
         pageCount = newPageCount

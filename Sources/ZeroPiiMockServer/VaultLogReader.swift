@@ -8,10 +8,13 @@ import Darwin
 /// one read chunk and one record in memory, so opening a vault of any size takes the
 /// same memory.
 ///
-/// It applies the rules of ``VaultFile`` for the end of the log: a record that runs
-/// past the end of the file, or that reaches it exactly and does not check, is the torn
-/// tail of a crash, and so are zeros to the end (blocks a crash allocated but never
-/// filled); a bad record with more bytes after it is damage.
+/// It applies the rules of ``VaultFile`` for the end of the log: a record of at most
+/// ``VaultFile/largestWrittenRecord`` fingerprints that runs past the end of the file, or
+/// that reaches it exactly and does not check, is the torn tail of a crash, and so are
+/// zeros to the end (blocks a crash allocated but never filled); a bad record with more
+/// bytes after it is damage, and so is a record that claims more fingerprints than one
+/// write makes and does not fit in the file (a damaged count, which would otherwise cut
+/// away every record after it).
 struct VaultLogReader {
     private static let chunkSize = 1 << 20
     private static let largestRecordCount = 1_000_000
@@ -61,10 +64,14 @@ struct VaultLogReader {
             throw VaultError.damaged(path, offset: offset)
         }
         let size = 4 + count * VaultFile.fingerprintSize + 4
-        guard try fill(size) else { return nil }
+        let mayBeTorn = count <= VaultFile.largestWrittenRecord
+        guard try fill(size) else {
+            if mayBeTorn { return nil }
+            throw VaultError.damaged(path, offset: offset)
+        }
         let checksum = load(at: start + size - 4)
         guard checksum == CRC32.checksum(buffer[start..<(start + size - 4)]) else {
-            if offset + size == fileSize { return nil }
+            if offset + size == fileSize && mayBeTorn { return nil }
             throw VaultError.damaged(path, offset: offset)
         }
         let fingerprints = buffer.withUnsafeBytes { raw in

@@ -155,6 +155,82 @@ struct TokenVaultTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == later)
     }
 
+    /// One flipped bit in a format 3 header's version byte (`3` is 0x33, `2` is 0x32)
+    /// would read the vault with another token function and change every token: the
+    /// header's checksum covers the version, so the file is refused and kept. The same
+    /// for a format 2 file relabelled 3.
+    @Test func aHeaderWhoseVersionWasChangedIsRefusedAndKept() throws {
+        let path = Self.temporaryPath()
+        defer { Self.removeVault(path) }
+        let vault = try TokenVault(path: path)
+        _ = try vault.tokenize(["alice@example.com"])
+        vault.close()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[7] = UInt8(ascii: "2")
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(throws: VaultError.notAVaultFile) { try TokenVault(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+
+        var format2 = Self.header(version: UInt8(ascii: "2"), key: (0..<32).map { UInt8($0) })
+        format2[7] = UInt8(ascii: "3")
+        try format2.write(to: URL(fileURLWithPath: path))
+        #expect(throws: VaultError.notAVaultFile) { try TokenVault(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == format2)
+    }
+
+    /// A record count damaged into a large number makes the first record seem to run past
+    /// the end of the file. It used to be taken for a torn tail, and opening cut away
+    /// every record from there on; no write makes a record of more than 1,000
+    /// fingerprints, so it is damage: refused, and the file kept whole.
+    @Test func aDamagedCountIsDamageNotATornTail() throws {
+        let path = Self.temporaryPath()
+        defer { Self.removeVault(path) }
+        _ = try TokenVault(path: path).tokenize(["first", "second"])
+        _ = try TokenVault(path: path).tokenize(["third"])
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let firstCount = VaultFile.headerSize
+        bytes.replaceSubrange(firstCount..<(firstCount + 4), with: [0, 0x09, 0x27, 0xC0])  // 600,000
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
+        #expect(error == .damaged && error.description.contains(path))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    /// More new values than one request brings are written as several records (of at
+    /// most 1,000), so every record this code writes may be taken for a torn tail.
+    @Test func aCallWithMoreNewValuesThanARequestIsWrittenAsSeveralRecords() throws {
+        let path = Self.temporaryPath()
+        defer { Self.removeVault(path) }
+        let values = (0..<2_500).map { "value-\($0)" }
+        let vault = try TokenVault(path: path)
+        let entries = try vault.tokenize(values)
+        vault.close()
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+        #expect(size == VaultFile.headerSize + 3 * 8 + 2_500 * VaultFile.fingerprintSize)
+        let reopened = try TokenVault(path: path)
+        #expect(reopened.count == 2_500 && reopened.droppedBytes == 0)
+        #expect(try reopened.tokenize(values).map(\.token) == entries.map(\.token))
+    }
+
+    /// When the disk fills up while the index grows into its new file, the half-built
+    /// file is removed (it held the space the vault needs), the call fails, and the
+    /// next start rebuilds the index with nothing lost.
+    @Test func aFailedGrowthLeavesNoHalfBuiltIndex() throws {
+        let path = Self.temporaryPath()
+        defer { Self.removeVault(path) }
+        let system = InjectedFileSystem()
+        let options = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 2)
+        let vault = try TokenVault(path: path, system: system, indexOptions: options)
+        let kept = try vault.tokenize((0..<100).map { "kept-\($0)" })
+        system.failPositionedWritesToFilesOpenedFromNow()
+        #expect(throws: VaultError.self) { try vault.tokenize((0..<400).map { "more-\($0)" }) }
+        #expect(!FileManager.default.fileExists(atPath: VaultIndex.path(forVault: path) + ".growing"))
+        vault.close()
+        let reopened = try TokenVault(path: path)
+        #expect(reopened.count == 100)
+        #expect(try reopened.tokenize((0..<100).map { "kept-\($0)" }).map(\.token) == kept.map(\.token))
+    }
+
     /// A bad record with more after it is damage, not a torn tail: refused, not cut.
     @Test func aDamagedRecordBeforeTheEndIsAnErrorAndTheFileIsKept() throws {
         let path = Self.temporaryPath()
@@ -273,7 +349,16 @@ final class InjectedFileSystem: VaultFileSystem, @unchecked Sendable {
     private var writeHalfway = false
     private var syncFails = false
     private var readFails = false
+    private var writeAtFailsAbove: Int32?
     private let system = SystemVaultFileSystem()
+
+    /// Makes every `writeAt` on a file opened from now on fail with ENOSPC: a disk that
+    /// is full by the time the index grows into a new file.
+    func failPositionedWritesToFilesOpenedFromNow() {
+        let probe = open("/dev/null", O_RDONLY)
+        close(probe)
+        lock.withLock { writeAtFailsAbove = probe - 1 }
+    }
 
     var failNextWriteHalfway: Bool {
         get { lock.withLock { writeHalfway } }
@@ -317,7 +402,11 @@ final class InjectedFileSystem: VaultFileSystem, @unchecked Sendable {
     }
 
     func writeAt(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
-        system.writeAt(descriptor, buffer, count, offset)
+        if let limit = lock.withLock({ writeAtFailsAbove }), descriptor > limit {
+            errno = ENOSPC
+            return -1
+        }
+        return system.writeAt(descriptor, buffer, count, offset)
     }
 
     func synchronize(_ descriptor: Int32) -> Int32 {
