@@ -27,6 +27,8 @@ enum CSVColumns {
     static func resolve(_ requested: [String], in names: [String]) -> Result<Resolution, Failure> {
         var indexes: [Int] = []
         var notes: [String] = []
+        // Notes on columns not chosen, kept until the end: a later name may choose them.
+        var caseNotes: [(index: Int, text: String)] = []
         for column in requested {
             let exact = names.indices.filter { names[$0] == column }
             if !exact.isEmpty {
@@ -37,6 +39,15 @@ enum CSVColumns {
                 if exact.count > 1 {
                     let positions = exact.map { "\($0 + 1)" }.joined(separator: ", ")
                     notes.append("\(exact.count) columns (\(positions)) are named '\(column)'; all of them are tokenized")
+                }
+                // Exact names win; one that differs only in case is another column, but
+                // likely the same kind of data, so the user hears of it.
+                for other in names.indices where !exact.contains(other) && names[other].lowercased() == column.lowercased() {
+                    caseNotes.append(
+                        (
+                            other,
+                            "\(named(other, in: names)) differs from '\(column)' only in case and is not tokenized; name it in --columns to tokenize it too"
+                        ))
                 }
                 continue
             }
@@ -55,15 +66,14 @@ enum CSVColumns {
             let question = suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: " or "))?"
             return .failure(Failure(message: "the CSV has no column '\(column)'\(question)", hint: columnList(names)))
         }
-        return .success(Resolution(indexes: indexes, notes: notes))
+        return .success(Resolution(indexes: indexes, notes: notes + caseNotes.filter { !indexes.contains($0.index) }.map(\.text)))
     }
 
     /// A column named twice (`--columns b,b`, or `email,Email`) would be sent and counted
     /// twice per row; it is refused instead.
     private static func repeated(_ index: Int, in chosen: [Int], names: [String]) -> Failure? {
         guard chosen.contains(index) else { return nil }
-        let column = looksLikeData(names[index]) ? shown(index, in: names) : "the column '\(names[index])'"
-        return Failure(message: "--columns names \(column) twice", hint: "name each column once")
+        return Failure(message: "--columns names \(named(index, in: names)) twice", hint: "name each column once")
     }
 
     /// Whether a header cell looks like data rather than a column name, so that no
@@ -77,6 +87,12 @@ enum CSVColumns {
     /// when it looks like data.
     static func shown(_ index: Int, in names: [String]) -> String {
         looksLikeData(names[index]) ? "column \(index + 1) (not shown: looks like data, not a name)" : "'\(names[index])'"
+    }
+
+    /// The header cell at `index` in a sentence: "the column 'email'", or "column 3 (not
+    /// shown: ...)".
+    static func named(_ index: Int, in names: [String]) -> String {
+        looksLikeData(names[index]) ? shown(index, in: names) : "the column '\(names[index])'"
     }
 
     /// The hint after a failure: the header's names, or, when most of its cells look

@@ -269,7 +269,7 @@ final class CSVTokenizer {
             let last = rows.last?.line ?? 0
             // The embedded server's vault cannot store tokens (a full disk): every later
             // batch would fail the same way, so the run stops with the cause, once.
-            if let vaultError = connection?.embeddedServer?.statistics.lastVaultError {
+            if failure?.httpStatusCode?.intValue == 500, let vaultError = connection?.embeddedServer?.statistics.lastVaultError {
                 throw EmbeddedVaultFailure(error: vaultError, firstNotTokenized: "line \(first)")
             }
             let reason = NetworkFailureText.describe(failure?.errorMessage ?? "the server's answer did not match the request")

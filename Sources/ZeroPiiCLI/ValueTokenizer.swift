@@ -186,7 +186,7 @@ final class ValueTokenizer {
                 let last = positions.last ?? 0
                 // The embedded server's vault cannot store tokens (a full disk): every
                 // later batch would fail the same way, so the run stops with the cause, once.
-                if let vaultError = connection?.embeddedServer?.statistics.lastVaultError {
+                if result.httpStatusCode?.intValue == 500, let vaultError = connection?.embeddedServer?.statistics.lastVaultError {
                     throw EmbeddedVaultFailure(error: vaultError, firstNotTokenized: "\(positionName) \(first)")
                 }
                 let which = first == last ? "\(positionName) \(first)" : "\(positionName)s \(first) to \(last)"

@@ -211,7 +211,11 @@ struct CSVDialectTests {
 struct CSVColumnsTests {
     @Test func exactNamesWinAndCaseOnlyMatchesComeWithANote() throws {
         let names = ["id", "Email", "email", "Phone"]
-        #expect(try CSVColumns.resolve(["email", "id"], in: names).get() == CSVColumns.Resolution(indexes: [2, 0], notes: []))
+        #expect(
+            try CSVColumns.resolve(["email", "id"], in: names).get()
+                == CSVColumns.Resolution(
+                    indexes: [2, 0],
+                    notes: ["the column 'Email' differs from 'email' only in case and is not tokenized; name it in --columns to tokenize it too"]))
         let folded = try CSVColumns.resolve(["phone"], in: names).get()
         #expect(folded.indexes == [3])
         #expect(folded.notes == ["the CSV has no column 'phone'; using 'Phone', which differs only in case"])
@@ -227,6 +231,15 @@ struct CSVColumnsTests {
         let three = try CSVColumns.resolve(["phone", "email"], in: ["email", "phone", "email", "x", "email"]).get()
         #expect(three.indexes == [1, 0, 2, 4])
         #expect(three.notes == ["3 columns (1, 3, 5) are named 'email'; all of them are tokenized"])
+        // A column that differs only in case is not used, but the user hears of it,
+        // unless another name chose it.
+        let caseOnly = try CSVColumns.resolve(["email"], in: ["id", "email", "Email", "EMAIL@X.IO"]).get()
+        #expect(caseOnly.indexes == [1])
+        #expect(
+            caseOnly.notes == [
+                "the column 'Email' differs from 'email' only in case and is not tokenized; name it in --columns to tokenize it too"
+            ])
+        #expect(try CSVColumns.resolve(["email", "Email"], in: ["id", "email", "Email"]).get().notes == [])
         // Names that match only ignoring case, in several columns, are still refused.
         guard case .failure(let ambiguous) = CSVColumns.resolve(["email"], in: ["Email", "EMAIL"]) else {
             Issue.record("expected a failure")
