@@ -81,7 +81,7 @@ enum Usage {
           --values-from FILE       read values from FILE, one per line ('-' for standard input)
           --csv FILE               a CSV file with a header row ('-' for standard input)
           --columns a,b            the columns to tokenize; every other byte is copied as is.
-                                   Every column the header names exactly so is tokenized
+                                   Every column headed by exactly that name is tokenized
                                    (a note says when there are several); a name that
                                    differs only in case from one column is used, with a note
           --delimiter D            the CSV delimiter: ',' ';' '|' or 'tab'. Without it, the
