@@ -1,13 +1,21 @@
 /// Finds the columns named by `--columns` in a CSV header.
 ///
-/// An exact match wins. A name that matches only when case is ignored (`email` for
-/// `Email`) is used, with a note, as long as it matches one column only. A name that
-/// matches nothing gets the closest header names as a suggestion.
+/// An exact match wins, and every column whose header is exactly the name is used
+/// (a header may name a column twice; each of them is tokenized, with a note). A name
+/// that matches only when case is ignored (`email` for `Email`) is used, with a note,
+/// as long as it matches one column only. A name that matches nothing gets the
+/// closest header names as a suggestion.
+///
+/// Messages never show a header cell that looks like data (``looksLikeData(_:)``):
+/// when a file has no header, its first line is personal data. Such a column is named
+/// by its position instead.
 enum CSVColumns {
     struct Resolution: Equatable {
-        /// The position of each requested column, in the order requested.
+        /// The position of each requested column, in the order requested (a name that
+        /// heads several columns gives all of them, left to right).
         let indexes: [Int]
-        /// Notes for standard error about names matched ignoring case.
+        /// Notes for standard error about names matched ignoring case or heading
+        /// several columns.
         let notes: [String]
     }
 
@@ -19,36 +27,83 @@ enum CSVColumns {
     static func resolve(_ requested: [String], in names: [String]) -> Result<Resolution, Failure> {
         var indexes: [Int] = []
         var notes: [String] = []
-        let list = names.map { "'\($0)'" }.joined(separator: ", ")
+        // Notes on columns not chosen, kept until the end: a later name may choose them.
+        var caseNotes: [(index: Int, text: String)] = []
         for column in requested {
-            if let exact = names.firstIndex(of: column) {
-                if let twice = repeated(exact, in: indexes, names: names) { return .failure(twice) }
-                indexes.append(exact)
+            let exact = names.indices.filter { names[$0] == column }
+            if !exact.isEmpty {
+                for index in exact {
+                    if let twice = repeated(index, in: indexes, names: names) { return .failure(twice) }
+                    indexes.append(index)
+                }
+                if exact.count > 1 {
+                    let positions = exact.map { "\($0 + 1)" }.joined(separator: ", ")
+                    notes.append("\(exact.count) columns (\(positions)) are named '\(column)'; all of them are tokenized")
+                }
+                // Exact names win; one that differs only in case is another column, but
+                // likely the same kind of data, so the user hears of it.
+                for other in names.indices where !exact.contains(other) && names[other].lowercased() == column.lowercased() {
+                    caseNotes.append(
+                        (
+                            other,
+                            "\(named(other, in: names)) differs from '\(column)' only in case and is not tokenized; name it in --columns to tokenize it too"
+                        ))
+                }
                 continue
             }
             let folded = names.indices.filter { names[$0].lowercased() == column.lowercased() }
             if folded.count == 1 {
                 if let twice = repeated(folded[0], in: indexes, names: names) { return .failure(twice) }
                 indexes.append(folded[0])
-                notes.append("the CSV has no column '\(column)'; using '\(names[folded[0]])', which differs only in case")
+                notes.append("the CSV has no column '\(column)'; using \(shown(folded[0], in: names)), which differs only in case")
                 continue
             }
             if folded.count > 1 {
-                let candidates = folded.map { "'\(names[$0])'" }.joined(separator: " or ")
-                return .failure(Failure(message: "the CSV has no column '\(column)'; did you mean \(candidates)?", hint: "its columns are: \(list)"))
+                let candidates = folded.map { shown($0, in: names) }.joined(separator: " or ")
+                return .failure(Failure(message: "the CSV has no column '\(column)'; did you mean \(candidates)?", hint: columnList(names)))
             }
-            let suggestions = closest(to: column, in: names)
+            let suggestions = closest(to: column, in: names.filter { !looksLikeData($0) })
             let question = suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: " or "))?"
-            return .failure(Failure(message: "the CSV has no column '\(column)'\(question)", hint: "its columns are: \(list)"))
+            return .failure(Failure(message: "the CSV has no column '\(column)'\(question)", hint: columnList(names)))
         }
-        return .success(Resolution(indexes: indexes, notes: notes))
+        return .success(Resolution(indexes: indexes, notes: notes + caseNotes.filter { !indexes.contains($0.index) }.map(\.text)))
     }
 
     /// A column named twice (`--columns b,b`, or `email,Email`) would be sent and counted
     /// twice per row; it is refused instead.
     private static func repeated(_ index: Int, in chosen: [Int], names: [String]) -> Failure? {
         guard chosen.contains(index) else { return nil }
-        return Failure(message: "--columns names the column '\(names[index])' twice", hint: "name each column once")
+        return Failure(message: "--columns names \(named(index, in: names)) twice", hint: "name each column once")
+    }
+
+    /// Whether a header cell looks like data rather than a column name, so that no
+    /// message may show it: it holds an `@`, four or more digits or a line break, or
+    /// is longer than 40 characters.
+    static func looksLikeData(_ name: String) -> Bool {
+        name.count > 40 || name.contains("@") || name.contains(where: \.isNewline) || name.filter(\.isWholeNumber).count >= 4
+    }
+
+    /// The header cell at `index` as a message shows it: quoted, or by its position
+    /// when it looks like data.
+    static func shown(_ index: Int, in names: [String]) -> String {
+        looksLikeData(names[index]) ? "column \(index + 1) (not shown: looks like data, not a name)" : "'\(names[index])'"
+    }
+
+    /// The header cell at `index` in a sentence: "the column 'email'", or "column 3 (not
+    /// shown: ...)".
+    static func named(_ index: Int, in names: [String]) -> String {
+        looksLikeData(names[index]) ? shown(index, in: names) : "the column '\(names[index])'"
+    }
+
+    /// The hint after a failure: the header's names, or, when most of its cells look
+    /// like data, that the first line is not a header.
+    static func columnList(_ names: [String]) -> String {
+        let dataLike = names.filter(looksLikeData).count
+        if dataLike * 2 > names.count {
+            return
+                "the first line looks like data rather than a header (\(dataLike) of \(RunSummary.count(names.count, "cell"))); --csv needs a first line that names the columns"
+        }
+        return "its columns are: " + names.indices.map { shown($0, in: names) }.joined(separator: ", ")
     }
 
     /// The names within a small edit distance of `name` (ignoring case): 1 for a name

@@ -7,9 +7,11 @@ import ZeroPiiSDK
 /// lines included).
 ///
 /// Memory stays flat: at most `concurrency` batches are held at once. A row that
-/// cannot be tokenized (malformed, a value over 4096 bytes, or a batch that failed
-/// after retries) is reported on standard error by line number, never by value, and
-/// is left out of the output so no untokenized value is written.
+/// cannot be tokenized (malformed, more or fewer fields than the header, a value over
+/// 4096 bytes, or a batch that failed after retries) is reported on standard error by
+/// line number, never by value, and is left out of the output so no untokenized value
+/// is written. A row with more values than a request holds is sent in several requests
+/// and put back together.
 ///
 /// The server connection is opened only when the first batch is ready, so a usage
 /// problem (a missing column, an empty file) never starts the embedded server.
@@ -19,7 +21,9 @@ final class CSVTokenizer {
     private let connect: () async throws -> ServerConnection
 
     private var connection: ServerConnection?
-    private var inFlight: [(Batch, Task<BatchTokenizeResult, Never>)] = []
+    /// Each batch with its requests' answers, in order (one request per
+    /// ``ZeroPiiSDK/maximumBatchSize`` values).
+    private var inFlight: [(Batch, Task<[BatchTokenizeResult], Never>)] = []
     private var summary = RunSummary()
     private var failedLines: [ClosedRange<Int>] = []
     private var failedRowCount = 0
@@ -56,6 +60,11 @@ final class CSVTokenizer {
             return try await process(input)
         } catch is OutputClosedError {
             return OutputClosedError.exitStatus
+        } catch let stop as EmbeddedVaultFailure {
+            // The rows before the stop were tokenized: they are written.
+            Console.error("zeropii: \(stop)")
+            do { try output.finish() } catch is OutputClosedError { return OutputClosedError.exitStatus } catch { Console.error("zeropii: \(error)") }
+            return 1
         } catch let failure as CSVColumns.Failure {
             Usage.fail(failure.message, hint: failure.hint)
             return 2
@@ -73,6 +82,7 @@ final class CSVTokenizer {
 
         // The header names the columns; blank lines before it pass through.
         var columnIndexes: [Int] = []
+        var headerFieldCount = 0
         var headerWritten = false
         try reader.readPreamble()
         if reader.hasByteOrderMark { try output.write(CSVReader.byteOrderMark) }
@@ -94,6 +104,7 @@ final class CSVTokenizer {
                     for note in resolution.notes { Console.error("zeropii: note: \(note)") }
                     columnIndexes = resolution.indexes
                 }
+                headerFieldCount = header.fields.count
                 try output.write(header.bytes)
                 headerWritten = true
             }
@@ -130,7 +141,7 @@ final class CSVTokenizer {
                     batch.fieldIndexes.append([])
                 } else {
                     let indexes: [Int]
-                    switch Self.valueIndexes(record, columns: columnIndexes) {
+                    switch Self.valueIndexes(record, columns: columnIndexes, fieldCount: headerFieldCount) {
                     case .success(let found):
                         indexes = found
                     case .failure(let problem):
@@ -158,7 +169,7 @@ final class CSVTokenizer {
         // With --strict the rows before the malformed one are still written.
         if !batch.records.isEmpty { try await dispatch(batch) }
         try await drain()
-        try output.flush()
+        try output.finish()
         progress.finish()
 
         summary.elapsed = Date().timeIntervalSince(started)
@@ -210,9 +221,22 @@ final class CSVTokenizer {
             return
         }
         let connection = try await openConnection()
-        let values = full.values
+        let size = ZeroPiiSDK.maximumBatchSize
+        let requests = stride(from: 0, to: full.values.count, by: size).map { Array(full.values[$0..<min($0 + size, full.values.count)]) }
         let sdk = connection.sdk
-        inFlight.append((full, Task { await sdk.batchTokenize(values) }))
+        inFlight.append(
+            (
+                full,
+                Task {
+                    var answers: [BatchTokenizeResult] = []
+                    for values in requests {
+                        let answer = await sdk.batchTokenize(values)
+                        answers.append(answer)
+                        if !answer.isSuccess { break }
+                    }
+                    return answers
+                }
+            ))
         if inFlight.count >= options.concurrency {
             let (oldest, task) = inFlight.removeFirst()
             try finish(oldest, await task.value)
@@ -234,17 +258,22 @@ final class CSVTokenizer {
         return opened
     }
 
-    private func finish(_ batch: Batch, _ result: BatchTokenizeResult) throws {
-        let networkFailure =
-            !result.isSuccess && result.httpStatusCode == nil
-            && result.errorKind == .network
+    private func finish(_ batch: Batch, _ answers: [BatchTokenizeResult]) throws {
+        let failure = answers.first { !$0.isSuccess }
+        let tokens = answers.flatMap(\.results)
+        let networkFailure = failure.map { $0.httpStatusCode == nil && $0.errorKind == .network } ?? false
         consecutiveNetworkFailures = networkFailure ? consecutiveNetworkFailures + 1 : 0
-        guard result.isSuccess, result.results.count == batch.values.count else {
-            let reason = NetworkFailureText.describe(result.errorMessage ?? "the server's answer did not match the request")
-            if networkFailure { lastNetworkFailure = reason }
+        guard failure == nil, tokens.count == batch.values.count else {
             let rows = batch.records.filter { !$0.isBlank }
             let first = rows.first?.line ?? 0
             let last = rows.last?.line ?? 0
+            // The embedded server's vault cannot store tokens (a full disk): every later
+            // batch would fail the same way, so the run stops with the cause, once.
+            if failure?.httpStatusCode?.intValue == 500, let vaultError = connection?.embeddedServer?.statistics.lastVaultError {
+                throw EmbeddedVaultFailure(error: vaultError, firstNotTokenized: "line \(first)")
+            }
+            let reason = NetworkFailureText.describe(failure?.errorMessage ?? "the server's answer did not match the request")
+            if networkFailure { lastNetworkFailure = reason }
             let which = first == last ? "the row on line \(first)" : "rows on lines \(first) to \(last)"
             Console.error("zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?"))")
             for row in rows { noteFailed(row.line...row.line) }
@@ -256,7 +285,7 @@ final class CSVTokenizer {
         for (record, indexes) in zip(batch.records, batch.fieldIndexes) {
             var replacements: [Int: String] = [:]
             for index in indexes {
-                let item = result.results[next]
+                let item = tokens[next]
                 replacements[index] = item.token
                 if item.newlyCreated { summary.created += 1 } else { summary.existing += 1 }
                 next += 1
@@ -268,15 +297,22 @@ final class CSVTokenizer {
     }
 
     /// The indexes of the fields to tokenize in `record` (empty fields stay as they
-    /// are); nil when a column is missing or a value is longer than the protocol allows.
-    static func valueIndexes(_ record: CSVReader.Record, columns: [Int]) -> Result<[Int], RowProblem> {
+    /// are), or why the row cannot be sent: it has more or fewer fields than the
+    /// header's `fieldCount` (its values would not stand under their names: `Smith,
+    /// John` unquoted pushes an email into the next column, out of the one tokenized),
+    /// or a value is not UTF-8 or longer than the protocol allows.
+    static func valueIndexes(_ record: CSVReader.Record, columns: [Int], fieldCount: Int) -> Result<[Int], RowProblem> {
+        guard record.fields.count == fieldCount else {
+            return .failure(
+                record.fields.count > fieldCount
+                    ? .tooManyFields(record.fields.count, header: fieldCount) : .tooFewFields(record.fields.count, header: fieldCount))
+        }
         var indexes: [Int] = []
         for column in columns {
-            guard column < record.fields.count else { return .failure(.tooFewFieldsOrValueTooLong) }
             let field = record.fields[column]
             guard field.isUTF8 else { return .failure(.notUTF8) }
             if field.value.isEmpty { continue }
-            guard field.value.utf8.count <= 4096 else { return .failure(.tooFewFieldsOrValueTooLong) }
+            guard field.value.utf8.count <= 4096 else { return .failure(.valueTooLong) }
             indexes.append(column)
         }
         return .success(indexes)
@@ -284,13 +320,17 @@ final class CSVTokenizer {
 
     /// Why a row's values cannot be sent.
     enum RowProblem: Error, Equatable {
-        case tooFewFieldsOrValueTooLong
+        case tooManyFields(Int, header: Int)
+        case tooFewFields(Int, header: Int)
+        case valueTooLong
         case notUTF8
 
         /// What the row's line has, for the one line naming it (never the value).
         var reason: String {
             switch self {
-            case .tooFewFieldsOrValueTooLong: "has too few fields or a value over 4096 bytes"
+            case .tooManyFields(let count, let header): "has \(count) fields, more than the header's \(header) (an unquoted delimiter in a value?)"
+            case .tooFewFields(let count, let header): "has \(count) \(count == 1 ? "field" : "fields"), fewer than the header's \(header)"
+            case .valueTooLong: "has a value over 4096 bytes"
             case .notUTF8: "has a value that is not UTF-8 (is the file in another encoding, such as Windows-1252? save it as UTF-8)"
             }
         }

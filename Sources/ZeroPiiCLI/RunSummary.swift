@@ -1,7 +1,10 @@
 import Foundation
 
-/// The line `zeropii tokenize --csv` prints on standard error at the end of a run.
+/// The line `zeropii tokenize --csv` (and `tokenize -`, `--values-from`) prints on
+/// standard error at the end of a run.
 struct RunSummary: Equatable {
+    /// What the input is made of: "row" for a CSV, "line" for values one per line.
+    var unit = "row"
     var rows = 0
     var values = 0
     var created = 0
@@ -16,15 +19,15 @@ struct RunSummary: Equatable {
 
     var text: String {
         var parts = [
-            Self.count(rows, "row"),
+            Self.count(rows, unit),
             Self.count(values, "value") + " (\(Self.count(created, "new token")), \(existing) existing)",
         ]
         if blankLines > 0 { parts.append(Self.count(blankLines, "blank line") + " passed through") }
         parts.append(Self.count(retries, "retry", plural: "retries"))
-        parts.append(Self.count(failedRows, "row") + " failed")
+        parts.append(Self.count(failedRows, unit) + " failed")
         var time = String(format: "%.1f s", elapsed)
         if elapsed >= Self.shortestRunWithARate && rows > 0 {
-            time += String(format: " (%.0f rows/s)", Double(rows) / elapsed)
+            time += String(format: " (%.0f \(unit)s/s)", Double(rows) / elapsed)
         }
         parts.append(time)
         return "zeropii: " + parts.joined(separator: ", ")

@@ -36,8 +36,12 @@ struct ServerConnection {
                 }
                 return nil
             }
-            guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
                 return "--api-url needs an http or https URL, for example https://api.example.com/"
+            }
+            if wireProfile == .plaintext, url.scheme?.lowercased() == "http", !ServerConnection.isLoopback(host) {
+                return
+                    "--wire plaintext sends values in clear, so it needs an https --api-url (or plain http to this machine: 127.0.0.1, ::1, localhost)"
             }
             if (tokenURL == nil) != (clientID == nil) {
                 return "--token-url and --client-id go together"
@@ -55,6 +59,15 @@ struct ServerConnection {
             if !(environment[ServerConnection.accessTokenVariable]?.isEmpty ?? true) { return nil }
             return "--api-url needs --access-token TOKEN (or \(ServerConnection.accessTokenVariable)), or --token-url URL with --client-id ID"
         }
+    }
+
+    /// Whether `host` is this machine (127.0.0.0/8, ::1, localhost): the only place plain
+    /// HTTP may carry values in clear.
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" { return true }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     /// The environment variable that holds the client secret for `--token-url`.
@@ -117,6 +130,11 @@ struct ServerConnection {
             environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.path
         let directory = options.dataDirectory ?? (home + "/.zeropii")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw SetupError.failed(
+                "the data directory \(directory) is a file, not a directory; give --data-dir a directory (it is created if missing)")
+        }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -135,8 +153,7 @@ struct ServerConnection {
             server = try MockTokenizationServer(configuration: serverConfiguration)
         } catch {
             throw SetupError.failed(
-                "the embedded server could not start: "
-                    + ServerStartFailure.describe(error, host: serverConfiguration.host, port: serverConfiguration.port))
+                ServerStartFailure.describe(error, host: serverConfiguration.host, port: serverConfiguration.port, server: "the embedded server"))
         }
         if announce {
             Console.error(

@@ -2,8 +2,9 @@ import Foundation
 
 /// Why a server could not start, in words that say what to do about it.
 enum ServerStartFailure {
-    /// The message for `error` thrown while starting a server on `host:port`.
-    static func describe(_ error: Error, host: String, port: UInt16) -> String {
+    /// The message for `error` thrown while starting a server on `host:port`; `server`
+    /// names it in the sentence for any other error ("the embedded server").
+    static func describe(_ error: Error, host: String, port: UInt16, server: String = "the server") -> String {
         let code: Int32?
         if let posix = error as? POSIXError {
             code = posix.code.rawValue
@@ -17,8 +18,8 @@ enum ServerStartFailure {
         case EACCES?: return "port \(port) needs administrator rights (ports below 1024); choose another with --port or use --port 0"
         case EADDRNOTAVAIL?: return "\(host) is not an address of this machine; check --host"
         case EINVAL?: return "'\(host)' is not an IPv4 address; give --host such as 127.0.0.1"
-        case let other?: return "the server could not start: \(Console.reason(other))"
-        case nil: return "the server could not start: \(error)"
+        case let other?: return "\(server) could not start: \(Console.reason(other))"
+        case nil: return "\(server) could not start: \(error)"
         }
     }
 }

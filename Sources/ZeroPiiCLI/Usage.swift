@@ -81,13 +81,15 @@ enum Usage {
           --values-from FILE       read values from FILE, one per line ('-' for standard input)
           --csv FILE               a CSV file with a header row ('-' for standard input)
           --columns a,b            the columns to tokenize; every other byte is copied as is.
-                                   A name that differs only in case from a column is used,
-                                   with a note
+                                   Every column headed by exactly that name is tokenized
+                                   (a note says when there are several); a name that
+                                   differs only in case from one column is used, with a note
           --delimiter D            the CSV delimiter: ',' ';' '|' or 'tab'. Without it, the
                                    one of these found most often on the header line (outside
                                    quotes); on a tie the earlier in that list; ',' if none
           --output FILE            where the rewritten CSV or the tokens go ('-', the default,
-                                   for standard output)
+                                   for standard output); an existing file is replaced only
+                                   once the run has started, never by a usage or start-up error
           --strict                 stop at the first malformed row instead of reporting it and going on
           --as string|double|float VALUEs as text (default), or as numbers sent the way the SDK
                                    sends a Double or Float (1e7 as 1.0E7, as on Android)
@@ -95,7 +97,13 @@ enum Usage {
         CSV as spreadsheets write it: a UTF-8 byte-order mark is kept; blank lines are
         copied as they are; CRLF or LF line endings and quoting are kept. A quote never
         closed takes in the rest of the file; the report names the line it was opened on
-        and the lines it took.
+        and the lines it took. A row with more or fewer fields than the header (such as
+        an unquoted "Smith, John") is reported by line and left out. A row's values may
+        outnumber a request's 1000: they are sent in several and put back in order.
+
+        Messages never show a header cell that looks like data (one holding '@', four or
+        more digits or a line break, or longer than 40 characters): it is named by its
+        position, and a first line made mostly of such cells is called data, not a header.
 
         Server (default: the embedded mock server):
           --api-url URL            the tokenization API
@@ -106,14 +114,18 @@ enum Usage {
           --data-dir DIR           the embedded server's vault directory (default ~/.zeropii)
           --wire PROFILE           how bodies travel: v1 (the ZeroPii envelope, default),
                                    clevertap (the envelope of CleverTap's Android SDK, for
-                                   CleverTap's service) or plaintext (TLS only)
+                                   CleverTap's service) or plaintext (values in clear: only
+                                   with an https --api-url, or http to 127.0.0.1, ::1 or
+                                   localhost)
 
         Tuning and output:
           --concurrency N          batches in flight at once (default 4)
           --quiet                  no progress, banner or summary on standard error
           -h, --help               show this help
 
-        Tokens go to standard output; progress, notes and the summary to standard error.
+        Tokens go to standard output; progress, notes and the summary (after --csv, '-' and
+        --values-from) to standard error. If the embedded server's vault cannot store
+        tokens (a full disk), the run stops with one line naming the file and the reason.
         If the reader of the output goes away (| head), the run stops quietly with status
         141, as cat does.
 

@@ -1,3 +1,4 @@
+import Foundation
 import ZeroPiiSDK
 
 /// Tokenizes values given on the command line or read one per line (`tokenize -`,
@@ -10,7 +11,8 @@ import ZeroPiiSDK
 /// tokenized is reported on standard error by its position (never by value), gives an
 /// empty line in its place, so that line N of the output always answers value N (a
 /// script that pastes tokens back beside their values stays aligned), and makes the
-/// exit status 1.
+/// exit status 1. Values read one per line end with the summary on standard error
+/// (unless `--quiet`), as a CSV does.
 final class ValueTokenizer {
     enum Source {
         case arguments([String])
@@ -23,6 +25,7 @@ final class ValueTokenizer {
     private var connection: ServerConnection?
     private var inFlight: [(Batch, Task<BatchTokenizeResult, Never>)] = []
     private var failed = false
+    private var summary = RunSummary(unit: "line")
     /// "value" for arguments, "line" for lines read.
     private var positionName = "value"
 
@@ -45,6 +48,7 @@ final class ValueTokenizer {
             for (_, task) in inFlight { task.cancel() }
             connection?.close()
         }
+        let started = Date()
         do {
             switch source {
             case .arguments(let values):
@@ -58,10 +62,20 @@ final class ValueTokenizer {
                 try await tokenizeLines(of: input)
             }
             try await drain()
-            try output.flush()
+            try output.finish()
+            if case .lines = source, !options.quiet {
+                summary.elapsed = Date().timeIntervalSince(started)
+                summary.retries = connection?.retries.retries ?? 0
+                Console.error(summary.text)
+            }
             return failed ? 1 : 0
         } catch is OutputClosedError {
             return OutputClosedError.exitStatus
+        } catch let stop as EmbeddedVaultFailure {
+            // The values before the stop were tokenized: their lines are written.
+            Console.error("zeropii: \(stop)")
+            do { try output.finish() } catch is OutputClosedError { return OutputClosedError.exitStatus } catch { Console.error("zeropii: \(error)") }
+            return 1
         } catch {
             Console.error("zeropii: \(error)")
             return 1
@@ -102,6 +116,7 @@ final class ValueTokenizer {
 
     private func add(position: Int, value: String, to batch: inout Batch) async throws {
         if value.isEmpty {
+            summary.blankLines += 1
             batch.items.append((position, nil))
         } else if value.utf8.count > 4096 {
             Console.error("zeropii: \(positionName) \(position) is longer than 4096 bytes; its output line is left empty")
@@ -117,6 +132,7 @@ final class ValueTokenizer {
     /// Gives a value that cannot be sent an empty output line, and fails the run.
     private func keepPlace(of position: Int, in batch: inout Batch) async throws {
         failed = true
+        summary.failedRows += 1
         batch.items.append((position, nil))
         try await dispatchIfFull(&batch)
     }
@@ -160,21 +176,31 @@ final class ValueTokenizer {
         if let result {
             if result.isSuccess && result.results.count == batch.values.count {
                 tokens = result.results.map(\.token)
+                summary.values += result.results.count
+                summary.created += result.results.filter(\.newlyCreated).count
+                summary.existing += result.results.filter { !$0.newlyCreated }.count
             } else {
                 let reason = NetworkFailureText.describe(result.errorMessage ?? "the server's answer did not match the request")
                 let positions = batch.items.filter { $0.value != nil }.map(\.position)
                 let first = positions.first ?? 0
                 let last = positions.last ?? 0
+                // The embedded server's vault cannot store tokens (a full disk): every
+                // later batch would fail the same way, so the run stops with the cause, once.
+                if result.httpStatusCode?.intValue == 500, let vaultError = connection?.embeddedServer?.statistics.lastVaultError {
+                    throw EmbeddedVaultFailure(error: vaultError, firstNotTokenized: "\(positionName) \(first)")
+                }
                 let which = first == last ? "\(positionName) \(first)" : "\(positionName)s \(first) to \(last)"
                 Console.error(
                     "zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?")); their output lines are left empty")
                 failed = true
+                summary.failedRows += positions.count
                 tokens = nil
             }
         } else {
             tokens = []
         }
         var next = 0
+        summary.rows += batch.items.count
         for item in batch.items {
             if item.value == nil {
                 try output.write([UInt8(ascii: "\n")])

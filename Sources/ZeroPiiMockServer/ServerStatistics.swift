@@ -9,6 +9,7 @@ public final class ServerStatistics: @unchecked Sendable {
     private var requests: [String: Int] = [:]
     private var accessTokens = 0
     private var profiles: [ZeroPiiWireProfile: Int] = [:]
+    private var vaultError: VaultError?
 
     /// What the HTTP layer defended against: timeouts, `accept` errors, the memory budget.
     public let connections = HTTPServerStatistics()
@@ -28,6 +29,15 @@ public final class ServerStatistics: @unchecked Sendable {
 
     func record(wireProfile: ZeroPiiWireProfile) {
         lock.withLock { profiles[wireProfile, default: 0] += 1 }
+    }
+
+    /// The vault's most recent failure to store values (which the tokenize endpoints
+    /// answer with a generic 500), so that a process embedding the server can say why:
+    /// the file and the system's reason, such as a full disk.
+    public var lastVaultError: VaultError? { lock.withLock { vaultError } }
+
+    func record(vaultError error: VaultError) {
+        lock.withLock { vaultError = error }
     }
 
     func recordAccessTokenIssued() {

@@ -152,6 +152,7 @@ final class TokenizationService: Sendable {
         do {
             entries = try vault.tokenize(values)
         } catch {
+            if let vaultError = error as? VaultError { statistics.record(vaultError: vaultError) }
             return .respond(HTTPServer.errorResponse(500, "vault_error", "the vault could not store the values"))
         }
         let items = zip(values, entries).map { value, entry in

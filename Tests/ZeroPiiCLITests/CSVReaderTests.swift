@@ -92,9 +92,23 @@ struct CSVReaderTests {
 
     @Test func valueIndexesSkipEmptyFieldsAndRejectShortRowsAndLongValues() throws {
         let records = Self.records(Self.read("1,,x\n2\n3,\(String(repeating: "a", count: 4097)),y\n"))
-        #expect(CSVTokenizer.valueIndexes(records[0], columns: [1, 2]) == .success([2]))
-        #expect(CSVTokenizer.valueIndexes(records[1], columns: [1, 2]) == .failure(.tooFewFieldsOrValueTooLong))
-        #expect(CSVTokenizer.valueIndexes(records[2], columns: [1]) == .failure(.tooFewFieldsOrValueTooLong))
+        #expect(CSVTokenizer.valueIndexes(records[0], columns: [1, 2], fieldCount: 3) == .success([2]))
+        #expect(CSVTokenizer.valueIndexes(records[1], columns: [1, 2], fieldCount: 3) == .failure(.tooFewFields(1, header: 3)))
+        #expect(CSVTokenizer.valueIndexes(records[2], columns: [1], fieldCount: 3) == .failure(.valueTooLong))
+    }
+
+    /// Found from outside: `1,Smith, John,john@x.io` under `id,name,email` has a field
+    /// too many, so the email stood in a fourth column, was not tokenized and went out
+    /// in clear. A row with more (or fewer) fields than the header is refused, even
+    /// when the columns to tokenize are there.
+    @Test func aRowWithMoreOrFewerFieldsThanTheHeaderIsRefused() throws {
+        let records = Self.records(Self.read("1,Smith, John,john@x.io\n1,john@x.io\n"))
+        #expect(CSVTokenizer.valueIndexes(records[0], columns: [2], fieldCount: 3) == .failure(.tooManyFields(4, header: 3)))
+        #expect(CSVTokenizer.valueIndexes(records[1], columns: [1], fieldCount: 3) == .failure(.tooFewFields(2, header: 3)))
+        #expect(
+            CSVTokenizer.RowProblem.tooManyFields(4, header: 3).reason == "has 4 fields, more than the header's 3 (an unquoted delimiter in a value?)"
+        )
+        #expect(CSVTokenizer.RowProblem.tooFewFields(1, header: 3).reason == "has 1 field, fewer than the header's 3")
     }
 }
 
@@ -197,10 +211,96 @@ struct CSVDialectTests {
 struct CSVColumnsTests {
     @Test func exactNamesWinAndCaseOnlyMatchesComeWithANote() throws {
         let names = ["id", "Email", "email", "Phone"]
-        #expect(try CSVColumns.resolve(["email", "id"], in: names).get() == CSVColumns.Resolution(indexes: [2, 0], notes: []))
+        #expect(
+            try CSVColumns.resolve(["email", "id"], in: names).get()
+                == CSVColumns.Resolution(
+                    indexes: [2, 0],
+                    notes: ["the column 'Email' differs from 'email' only in case and is not tokenized; name it in --columns to tokenize it too"]))
         let folded = try CSVColumns.resolve(["phone"], in: names).get()
         #expect(folded.indexes == [3])
         #expect(folded.notes == ["the CSV has no column 'phone'; using 'Phone', which differs only in case"])
+    }
+
+    /// Found from outside: a header `id,email,email` had only its first `email`
+    /// tokenized; the second went out in clear. Every column with exactly that name is
+    /// used, with a note.
+    @Test func everyColumnWithTheNameIsUsedWithANote() throws {
+        let both = try CSVColumns.resolve(["email"], in: ["id", "email", "email"]).get()
+        #expect(both.indexes == [1, 2])
+        #expect(both.notes == ["2 columns (2, 3) are named 'email'; all of them are tokenized"])
+        let three = try CSVColumns.resolve(["phone", "email"], in: ["email", "phone", "email", "x", "email"]).get()
+        #expect(three.indexes == [1, 0, 2, 4])
+        #expect(three.notes == ["3 columns (1, 3, 5) are named 'email'; all of them are tokenized"])
+        // A column that differs only in case is not used, but the user hears of it,
+        // unless another name chose it.
+        let caseOnly = try CSVColumns.resolve(["email"], in: ["id", "email", "Email", "EMAIL@X.IO"]).get()
+        #expect(caseOnly.indexes == [1])
+        #expect(
+            caseOnly.notes == [
+                "the column 'Email' differs from 'email' only in case and is not tokenized; name it in --columns to tokenize it too"
+            ])
+        #expect(try CSVColumns.resolve(["email", "Email"], in: ["id", "email", "Email"]).get().notes == [])
+        // Names that match only ignoring case, in several columns, are still refused.
+        guard case .failure(let ambiguous) = CSVColumns.resolve(["email"], in: ["Email", "EMAIL"]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(ambiguous.message == "the CSV has no column 'email'; did you mean 'Email' or 'EMAIL'?")
+    }
+
+    /// Found from outside: a file without a header has data on its first line, and the
+    /// messages listed it ("its columns are: '1', 'alice@example.com', '+1 555 0100'").
+    /// A header cell that looks like data is named by its position, never shown.
+    @Test func headerCellsThatLookLikeDataAreNeverShown() {
+        #expect(CSVColumns.looksLikeData("alice@example.com"))
+        #expect(CSVColumns.looksLikeData("+1 555 0100"))
+        #expect(CSVColumns.looksLikeData("a@x.io\r2"))
+        #expect(CSVColumns.looksLikeData("line one\nline two"))
+        #expect(CSVColumns.looksLikeData(String(repeating: "n", count: 41)))
+        #expect(!CSVColumns.looksLikeData("email") && !CSVColumns.looksLikeData("address_2") && !CSVColumns.looksLikeData("id"))
+        #expect(!CSVColumns.looksLikeData(String(repeating: "n", count: 40)))
+
+        // No header: the first line is data, and the hint says so without showing it.
+        guard case .failure(let noHeader) = CSVColumns.resolve(["email"], in: ["1", "alice@example.com", "+1 555 0100"]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(noHeader.message == "the CSV has no column 'email'")
+        #expect(
+            noHeader.hint
+                == "the first line looks like data rather than a header (2 of 3 cells); --csv needs a first line that names the columns")
+        // A header with one data-like cell: that cell by position, the names as they are.
+        guard case .failure(let some) = CSVColumns.resolve(["mail"], in: ["id", "email", "bob@x.io", "phone"]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(some.message == "the CSV has no column 'mail'; did you mean 'email'?")
+        #expect(some.hint == "its columns are: 'id', 'email', column 3 (not shown: looks like data, not a name), 'phone'")
+        // The suggestion never offers a data-like cell, however close.
+        guard case .failure(let close) = CSVColumns.resolve(["a@x.ia"], in: ["a@x.io", "id", "name"]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(close.message == "the CSV has no column 'a@x.ia'")
+        #expect(close.hint == "its columns are: column 1 (not shown: looks like data, not a name), 'id', 'name'")
+        // Every other message that names a header cell.
+        let folded = try? CSVColumns.resolve(["A@X.IO"], in: ["a@x.io", "id"]).get()
+        #expect(
+            folded?.notes == ["the CSV has no column 'A@X.IO'; using column 1 (not shown: looks like data, not a name), which differs only in case"])
+        guard case .failure(let twice) = CSVColumns.resolve(["5551234", "5551234"], in: ["5551234", "id"]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(twice.message == "--columns names column 1 (not shown: looks like data, not a name) twice")
+        guard case .failure(let ambiguous) = CSVColumns.resolve(["A@X.IO"], in: ["a@x.io", "a@X.io"]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(
+            ambiguous.message
+                == "the CSV has no column 'A@X.IO'; did you mean column 1 (not shown: looks like data, not a name) or column 2 (not shown: looks like data, not a name)?"
+        )
+        #expect(!ambiguous.hint.contains("@"))
     }
 
     /// Found from outside: `--columns b,b` sent and counted each value twice.
@@ -244,9 +344,9 @@ struct CSVColumnsTests {
         let input = Array("1,M".utf8) + [0xFC] + Array("ller,a@x.de\n2,\"M".utf8) + [0xE4] + Array("ller\",b@x.de\n".utf8)
         let records = CSVReaderTests.records(CSVReaderTests.read(input, delimiter: UInt8(ascii: ",")).items)
         try #require(records.count == 2)
-        #expect(CSVTokenizer.valueIndexes(records[0], columns: [1]) == .failure(.notUTF8))
-        #expect(CSVTokenizer.valueIndexes(records[1], columns: [2, 1]) == .failure(.notUTF8))
-        #expect(CSVTokenizer.valueIndexes(records[0], columns: [2]) == .success([2]))
+        #expect(CSVTokenizer.valueIndexes(records[0], columns: [1], fieldCount: 3) == .failure(.notUTF8))
+        #expect(CSVTokenizer.valueIndexes(records[1], columns: [2, 1], fieldCount: 3) == .failure(.notUTF8))
+        #expect(CSVTokenizer.valueIndexes(records[0], columns: [2], fieldCount: 3) == .success([2]))
         #expect(CSVTokenizer.rewrite(records[0], replacing: [2: "t@y.zz"]) == Array("1,M".utf8) + [0xFC] + Array("ller,t@y.zz\n".utf8))
     }
 }

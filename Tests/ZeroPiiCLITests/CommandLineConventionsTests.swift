@@ -29,6 +29,23 @@ struct ArgumentConventionsTests {
         #expect(Self.failure(["--delimiter", ";", "x"]) == "--delimiter goes with --csv")
     }
 
+    /// Found from outside: `--wire plaintext` to an `http://` URL of another machine
+    /// sent values in clear over the network without a word. It is a usage error
+    /// unless the URL is https or the host is this machine.
+    @Test func plaintextOverPlainHTTPIsOnlyForThisMachine() {
+        let token = ["--access-token", "t", "x"]
+        let refusal =
+            "--wire plaintext sends values in clear, so it needs an https --api-url (or plain http to this machine: 127.0.0.1, ::1, localhost)"
+        for url in ["http://api.example.com/", "http://10.0.0.5:8080/", "HTTP://192.168.1.2/", "http://127.0.0.1.example.com/"] {
+            #expect(Self.failure(["--wire", "plaintext", "--api-url", url] + token) == refusal, "\(url)")
+        }
+        for url in ["https://api.example.com/", "http://127.0.0.1:8080/", "http://127.1.2.3/", "http://localhost:8080/", "http://[::1]:8080/"] {
+            #expect(Self.options(["--wire", "plaintext", "--api-url", url] + token) != nil, "\(url)")
+        }
+        // The envelopes encrypt the values themselves.
+        #expect(Self.options(["--wire", "v1", "--api-url", "http://api.example.com/"] + token) != nil)
+    }
+
     @Test func aDashReadsStandardInputAndDoubleDashMakesItAValue() {
         #expect(Self.options(["-"])?.valuesPath == "-")
         #expect(Self.options(["--values-from", "values.txt"])?.valuesPath == "values.txt")
@@ -81,6 +98,12 @@ struct MessagesPeopleCanActOnTests {
                 == "zeropii: 3000 rows, 6000 values (2 new tokens, 5998 existing), 2 blank lines passed through, 0 retries, 0 rows failed, 2.0 s (1500 rows/s)"
         )
         #expect(RunSummary().text == "zeropii: 0 rows, 0 values (0 new tokens, 0 existing), 0 retries, 0 rows failed, 0.0 s")
+        // Values one per line (`tokenize -`) are counted in lines.
+        let lines = RunSummary(unit: "line", rows: 4000, values: 1, created: 1, blankLines: 3999, failedRows: 1, elapsed: 2)
+        #expect(
+            lines.text
+                == "zeropii: 4000 lines, 1 value (1 new token, 0 existing), 3999 blank lines passed through, 0 retries, 1 line failed, 2.0 s (2000 lines/s)"
+        )
     }
 
     @Test func networkFailuresAreWords() {
