@@ -15,6 +15,28 @@ struct TokenizeFindingsCommandLineTests {
         text.split(separator: "\n").map(String.init)
     }
 
+    /// Bytes after the vault's last record (an unfinished write) were cut away by
+    /// `tokenize` without a word, though `serve` said so; it now says so too, once, and
+    /// the tokens are what they were.
+    @Test func droppingAnUnfinishedWriteIsSaid() throws {
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let token = try TokenizeCommandLineTests.tokens(["ann@x.io"], directory: directory)[0]
+        let vault = directory + "/data/vault.db"
+        let size = try FileManager.default.attributesOfItem(atPath: vault)[.size] as! Int
+        let handle = try #require(FileHandle(forWritingAtPath: vault))
+        handle.seekToEndOfFile()
+        handle.write(Data([0, 0, 3]))
+        handle.closeFile()
+        let finished = try Self.tokenize(["ann@x.io"], directory: directory)
+        #expect(finished.status == 0)
+        #expect(finished.output == token + "\n")
+        let note =
+            "zeropii: note: the vault \(vault) ended in 3 bytes of an unfinished write, never answered (a crash or a full disk); they were dropped"
+        #expect(Self.lines(finished.errorOutput).filter { $0.contains("unfinished write") } == [note])
+        #expect(try FileManager.default.attributesOfItem(atPath: vault)[.size] as! Int == size)
+    }
+
     /// `1,Smith, John,john@x.io` under `id,name,email`: the email stood in a fourth
     /// column, was not tokenized and went out in clear, with status 0 even with
     /// `--strict`. Such a row is reported by line, left out and fails the run.
