@@ -213,7 +213,9 @@ struct TokenizeFindingsCommandLineTests {
     }
 
     /// `--wire plaintext` to another machine over `http://` sent values in clear
-    /// without a word; the help says "TLS only". It is a usage error.
+    /// without a word; the help says "TLS only". It is a usage error, as is plain http to
+    /// another machine with any profile (the v1 envelope's keys come from the access
+    /// token, which travels in the Authorization header), unless `--insecure-http`.
     @Test func plaintextOverPlainHTTPToAnotherMachineIsRefused() throws {
         let finished = try CommandLineTool.run(
             ["tokenize", "--wire", "plaintext", "--api-url", "http://api.example.com/", "alice@example.com"],
@@ -221,7 +223,7 @@ struct TokenizeFindingsCommandLineTests {
         #expect(finished.status == 2)
         #expect(
             Self.lines(finished.errorOutput) == [
-                "zeropii: --wire plaintext sends values in clear, so it needs an https --api-url (or plain http to this machine: 127.0.0.1, ::1, localhost)",
+                "zeropii: --api-url http://api.example.com is plain http to another machine, where anyone on the network could read the values: use https, or add --insecure-http on a test network",
                 "run 'zeropii help tokenize' for the options",
             ])
     }

@@ -27,6 +27,8 @@ struct ServerConnection {
         var dataDirectory: String?
         /// How bodies travel (`--wire`); the embedded server accepts every profile.
         var wireProfile = ZeroPiiWireProfile.protocolV1
+        /// `--insecure-http`: plain http to another machine is allowed (test networks).
+        var insecureHTTP = false
 
         /// The usage error in this combination of options, if there is one.
         func problem(environment: [String: String]) -> String? {
@@ -39,17 +41,26 @@ struct ServerConnection {
             guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
                 return "--api-url needs an http or https URL, for example https://api.example.com/"
             }
-            if wireProfile == .plaintext, url.scheme?.lowercased() == "http", !ServerConnection.isLoopback(host) {
-                return
-                    "--wire plaintext sends values in clear, so it needs an https --api-url (or plain http to this machine: 127.0.0.1, ::1, localhost)"
+            // Every profile needs TLS to reach another machine: plaintext carries the
+            // values in clear, the CleverTap envelope carries its key beside them, and the
+            // v1 envelope's keys come from the access token in the Authorization header
+            // (PROTOCOL.md section 5: it does not replace TLS).
+            if url.scheme?.lowercased() == "http", !ServerConnection.isLoopback(host), !insecureHTTP {
+                return "--api-url \(ServerConnection.origin(of: url)) is plain http to another machine, where anyone on the network "
+                    + "could read \(wireProfile == .protocolV1 ? "the access token, and with it the values" : "the values"): "
+                    + "use https, or add --insecure-http on a test network"
             }
             if (tokenURL == nil) != (clientID == nil) {
                 return "--token-url and --client-id go together"
             }
             if accessToken != nil { return nil }
             if let tokenURL {
-                guard let url = URL(string: tokenURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                guard let url = URL(string: tokenURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
                     return "--token-url needs an http or https URL"
+                }
+                if url.scheme?.lowercased() == "http", !ServerConnection.isLoopback(host), !insecureHTTP {
+                    return "--token-url \(ServerConnection.origin(of: url)) is plain http to another machine, where anyone on the network "
+                        + "could read the client secret: use https, or add --insecure-http on a test network"
                 }
                 if environment[ServerConnection.clientSecretVariable]?.isEmpty ?? true {
                     return "--token-url needs the client secret in \(ServerConnection.clientSecretVariable)"
@@ -59,6 +70,12 @@ struct ServerConnection {
             if !(environment[ServerConnection.accessTokenVariable]?.isEmpty ?? true) { return nil }
             return "--api-url needs --access-token TOKEN (or \(ServerConnection.accessTokenVariable)), or --token-url URL with --client-id ID"
         }
+    }
+
+    /// The scheme, host and port of `url`, for messages: never its path or query.
+    static func origin(of url: URL) -> String {
+        let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
+        return "\(url.scheme?.lowercased() ?? "")://\(host)\(url.port.map { ":\($0)" } ?? "")"
     }
 
     /// Whether `host` is this machine (127.0.0.0/8, ::1, localhost): the only place plain

@@ -111,10 +111,11 @@ enum TokenizeCommand {
                 continue
             }
             switch option {
-            case "--help", "-h", "--strict", "--quiet":
+            case "--help", "-h", "--strict", "--quiet", "--insecure-http":
                 if scanner.flagHasValue { return .failure("\(option) takes no value") }
                 if option == "--strict" { options.strict = true }
                 if option == "--quiet" { options.quiet = true }
+                if option == "--insecure-http" { options.connection.insecureHTTP = true }
                 if option == "--help" || option == "-h" { return .help }
             case "--csv":
                 guard let path = scanner.value() else { return .failure("--csv needs a file (or '-' for standard input)") }

@@ -114,9 +114,12 @@ enum Usage {
           --data-dir DIR           the embedded server's vault directory (default ~/.zeropii)
           --wire PROFILE           how bodies travel: v1 (the ZeroPii envelope, default),
                                    clevertap (the envelope of CleverTap's Android SDK, for
-                                   CleverTap's service) or plaintext (values in clear: only
-                                   with an https --api-url, or http to 127.0.0.1, ::1 or
-                                   localhost)
+                                   CleverTap's service) or plaintext (values in clear)
+          --insecure-http          allow plain http --api-url and --token-url to another
+                                   machine (test networks only): without TLS, anyone on the
+                                   network can read the access token or client secret, and
+                                   with them the values, whatever the profile; without this
+                                   option http is only for 127.0.0.1, ::1 and localhost
 
         Tuning and output:
           --concurrency N          batches in flight at once (default 4)

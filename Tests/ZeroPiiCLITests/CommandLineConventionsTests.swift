@@ -32,18 +32,35 @@ struct ArgumentConventionsTests {
     /// Found from outside: `--wire plaintext` to an `http://` URL of another machine
     /// sent values in clear over the network without a word. It is a usage error
     /// unless the URL is https or the host is this machine.
-    @Test func plaintextOverPlainHTTPIsOnlyForThisMachine() {
+    /// Plain http to another machine gives the values away whatever the profile: the
+    /// v1 envelope's keys come from the access token in the Authorization header, the
+    /// CleverTap envelope carries its key, plaintext carries the values, and a token
+    /// endpoint gets the client secret. Only loopback, or `--insecure-http`.
+    @Test func plainHTTPIsOnlyForThisMachineUnlessInsecureHTTPIsGiven() {
         let token = ["--access-token", "t", "x"]
-        let refusal =
-            "--wire plaintext sends values in clear, so it needs an https --api-url (or plain http to this machine: 127.0.0.1, ::1, localhost)"
-        for url in ["http://api.example.com/", "http://10.0.0.5:8080/", "HTTP://192.168.1.2/", "http://127.0.0.1.example.com/"] {
-            #expect(Self.failure(["--wire", "plaintext", "--api-url", url] + token) == refusal, "\(url)")
+        for profile in ["v1", "clevertap", "plaintext"] {
+            let says = profile == "v1" ? "the access token, and with it the values" : "the values"
+            for (url, origin) in [
+                ("http://api.example.com/tokens?key=secret", "http://api.example.com"), ("http://10.0.0.5:8080/", "http://10.0.0.5:8080"),
+                ("HTTP://192.168.1.2/", "http://192.168.1.2"), ("http://127.0.0.1.example.com/", "http://127.0.0.1.example.com"),
+            ] {
+                let refusal =
+                    "--api-url \(origin) is plain http to another machine, where anyone on the network could read \(says): "
+                    + "use https, or add --insecure-http on a test network"
+                #expect(Self.failure(["--wire", profile, "--api-url", url] + token) == refusal, "\(profile) \(url)")
+                #expect(Self.options(["--insecure-http", "--wire", profile, "--api-url", url] + token) != nil, "\(profile) \(url)")
+            }
+            for url in ["https://api.example.com/", "http://127.0.0.1:8080/", "http://127.1.2.3/", "http://localhost:8080/", "http://[::1]:8080/"] {
+                #expect(Self.options(["--wire", profile, "--api-url", url] + token) != nil, "\(profile) \(url)")
+            }
         }
-        for url in ["https://api.example.com/", "http://127.0.0.1:8080/", "http://127.1.2.3/", "http://localhost:8080/", "http://[::1]:8080/"] {
-            #expect(Self.options(["--wire", "plaintext", "--api-url", url] + token) != nil, "\(url)")
-        }
-        // The envelopes encrypt the values themselves.
-        #expect(Self.options(["--wire", "v1", "--api-url", "http://api.example.com/"] + token) != nil)
+        let credentials = ["--api-url", "https://api.example.com/", "--client-id", "app", "x"]
+        #expect(
+            Self.failure(["--token-url", "http://auth.example.com/oauth/token"] + credentials, environment: ["ZEROPII_CLIENT_SECRET": "s"])
+                == "--token-url http://auth.example.com is plain http to another machine, where anyone on the network could read the client "
+                + "secret: use https, or add --insecure-http on a test network")
+        #expect(
+            Self.options(["--token-url", "http://127.0.0.1:9/oauth/token"] + credentials, environment: ["ZEROPII_CLIENT_SECRET": "s"]) != nil)
     }
 
     @Test func aDashReadsStandardInputAndDoubleDashMakesItAValue() {
