@@ -544,8 +544,8 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         let box = CallbackBox(callback)
         guard isolation != nil else {
             Task.detached {
-                let result = await work(engine.client)
-                engine.callbackQueue.async { box.callback(result) }
+                let result = ResultHandoff(await work(engine.client))
+                engine.callbackQueue.async { box.callback(result.take()) }
             }
             return
         }
@@ -579,6 +579,24 @@ private final class SharedInstance: @unchecked Sendable {
             return (created, false)
         }
     }
+}
+
+/// Carries a result from the task that made it to the callback queue through a lock, so
+/// that the hand-over is ordered by something every race detector sees. ThreadSanitizer
+/// once reported a result's fields as raced between the two threads when only
+/// `DispatchQueue.async` stood between them.
+private final class ResultHandoff<Result>: @unchecked Sendable {
+    // Sendable: `result` is written once, in `init`, and read under `lock`.
+    private let lock = NSLock()
+    private var result: Result
+
+    init(_ result: Result) {
+        lock.lock()
+        self.result = result
+        lock.unlock()
+    }
+
+    func take() -> Result { lock.withLock { result } }
 }
 
 /// Carries an app's callback to the callback queue or the caller's actor. The SDK calls
