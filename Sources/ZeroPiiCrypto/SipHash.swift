@@ -13,7 +13,9 @@ package struct SipHash: Sendable {
     /// The output width: SipHash-2-4 proper (64 bits) or its 128-bit variant, whose
     /// initial state and finalisation differ, so the width is fixed at the start.
     package enum Width: Sendable {
+        /// SipHash-2-4: one 64-bit output.
         case bits64
+        /// SipHash-2-4-128: two 64-bit halves.
         case bits128
     }
 
