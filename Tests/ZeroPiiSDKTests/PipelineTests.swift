@@ -37,7 +37,7 @@ struct PipelineTests {
         let client = makeClient(server: server)
         #expect(await client.tokenize("v").isSuccess)
         let bodies = try server.requests.map { try JSONDecoder().decode(WireBodies.EnvelopeRequest.self, from: $0.body) }
-        #expect(bodies.count == 2)
+        try #require(bodies.count == 2)
         #expect(bodies[0].rid != bodies[1].rid && bodies[0].salt != bodies[1].salt && bodies[0].iv != bodies[1].iv)
         #expect(server.requests.map { $0.header("X-Request-ID") } == bodies.map(\.rid))
     }
