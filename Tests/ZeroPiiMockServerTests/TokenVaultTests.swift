@@ -222,7 +222,7 @@ struct TokenVaultTests {
         let options = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 2)
         let vault = try TokenVault(path: path, system: system, indexOptions: options)
         let kept = try vault.tokenize((0..<100).map { "kept-\($0)" })
-        system.failPositionedWritesToFilesOpenedFromNow()
+        system.failWritesToGrowingIndexFiles()
         #expect(throws: VaultError.self) { try vault.tokenize((0..<400).map { "more-\($0)" }) }
         #expect(!FileManager.default.fileExists(atPath: VaultIndex.path(forVault: path) + ".growing"))
         vault.close()
@@ -349,15 +349,26 @@ final class InjectedFileSystem: VaultFileSystem, @unchecked Sendable {
     private var writeHalfway = false
     private var syncFails = false
     private var readFails = false
-    private var writeAtFailsAbove: Int32?
+    private var growingIndexWritesFail = false
     private let system = SystemVaultFileSystem()
 
-    /// Makes every `writeAt` on a file opened from now on fail with ENOSPC: a disk that
-    /// is full by the time the index grows into a new file.
-    func failPositionedWritesToFilesOpenedFromNow() {
-        let probe = open("/dev/null", O_RDONLY)
-        close(probe)
-        lock.withLock { writeAtFailsAbove = probe - 1 }
+    /// Makes every `writeAt` to an index being grown (`….index.growing`) fail with
+    /// ENOSPC: a disk that is full by the time the index grows into a new file. The file
+    /// is told by its path, not by its descriptor's number, which other tests running at
+    /// the same time may have used and closed, so that a new file gets a lower one.
+    func failWritesToGrowingIndexFiles() {
+        lock.withLock { growingIndexWritesFail = true }
+    }
+
+    /// The path `descriptor` was opened with.
+    private static func path(of descriptor: Int32) -> String {
+        #if canImport(Darwin)
+        var buffer = [CChar](repeating: 0, count: Int(MAXPATHLEN))
+        guard fcntl(descriptor, F_GETPATH, &buffer) == 0 else { return "" }
+        return String(cString: buffer)
+        #else
+        return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")) ?? ""
+        #endif
     }
 
     var failNextWriteHalfway: Bool {
@@ -402,7 +413,7 @@ final class InjectedFileSystem: VaultFileSystem, @unchecked Sendable {
     }
 
     func writeAt(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
-        if let limit = lock.withLock({ writeAtFailsAbove }), descriptor > limit {
+        if lock.withLock({ growingIndexWritesFail }), Self.path(of: descriptor).hasSuffix(".growing") {
             errno = ENOSPC
             return -1
         }
