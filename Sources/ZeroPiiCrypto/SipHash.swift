@@ -137,21 +137,32 @@ package struct SipHash: Sendable {
 
     private var output: UInt64 { v0 ^ v1 ^ v2 ^ v3 }
 
+    /// Absorbs every whole word of `message` and returns its last 0 to 7 bytes, as the
+    /// `tail` and `tailCount` a finalize call takes.
+    package mutating func absorbWords(of message: UnsafeRawBufferPointer) -> (tail: UInt64, tailCount: Int) {
+        let whole = message.count & ~7
+        absorb(words: UnsafeRawBufferPointer(rebasing: message[0..<whole]))
+        var tail: UInt64 = 0
+        var index = whole
+        while index < message.count {
+            tail |= UInt64(message[index]) &<< (8 &* UInt64(index &- whole))
+            index &+= 1
+        }
+        return (tail, message.count &- whole)
+    }
+
     /// SipHash of a whole byte string: its output bytes (8 or 16, each half
     /// little-endian), as the reference implementation writes them.
     package static func hash(_ message: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, width: Width) -> [UInt8] {
         var state = SipHash(key: key, width: width)
-        let whole = message.count & ~7
-        state.absorb(words: UnsafeRawBufferPointer(rebasing: message[0..<whole]))
-        var tail: UInt64 = 0
-        for index in whole..<message.count { tail |= UInt64(message[index]) &<< (8 &* UInt64(index - whole)) }
+        let (tail, tailCount) = state.absorbWords(of: message)
         var output: [UInt8] = []
         func append(_ word: UInt64) { withUnsafeBytes(of: word.littleEndian) { output.append(contentsOf: $0) } }
         switch width {
         case .bits64:
-            append(state.finalize64(tail: tail, tailCount: message.count - whole))
+            append(state.finalize64(tail: tail, tailCount: tailCount))
         case .bits128:
-            let (first, second) = state.finalize128(tail: tail, tailCount: message.count - whole)
+            let (first, second) = state.finalize128(tail: tail, tailCount: tailCount)
             append(first)
             append(second)
         }

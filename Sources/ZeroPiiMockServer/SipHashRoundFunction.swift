@@ -32,15 +32,8 @@ struct SipHashRoundFunction: FeistelRoundFunction {
     func tweak(for format: [UInt8]) -> FormatTweak {
         var state = SipHash(key0: key0, key1: key1, width: .bits128)
         let (first, second) = format.withUnsafeBytes { bytes in
-            let whole = bytes.count & ~7
-            state.absorb(words: UnsafeRawBufferPointer(rebasing: bytes[0..<whole]))
-            var tail: UInt64 = 0
-            var index = whole
-            while index < bytes.count {
-                tail |= UInt64(bytes[index]) &<< (8 &* UInt64(index &- whole))
-                index &+= 1
-            }
-            return state.finalize128(tail: tail, tailCount: bytes.count &- whole)
+            let (tail, tailCount) = state.absorbWords(of: bytes)
+            return state.finalize128(tail: tail, tailCount: tailCount)
         }
         return FormatTweak(high: first, low: second)
     }
