@@ -9,20 +9,17 @@
 /// expensive linear step from every round but the last.
 ///
 /// The expanded key is kept in bitsliced form, eight words per round, in memory
-/// that is wiped on release. The same allocation holds the scratch words of counter
-/// mode, so an instance serves one message at a time: ``GCMEngine`` makes one per
-/// message and never shares it.
-final class BitslicedAES {
+/// that is wiped on release. It is never written after the initialiser, so one
+/// instance can encrypt for several messages and threads at once; each message brings
+/// its own scratch words (``KeystreamScratch``).
+final class BitslicedAES: @unchecked Sendable {
     /// 10, 12 or 14.
     let roundCount: Int
     private let roundKeys: UnsafeMutablePointer<UInt64>
     private let roundKeyWordCount: Int
-    /// The whole allocation: round keys, then the keystream scratch, then the room the
-    /// key schedule works in (wiped as soon as the round keys are made).
+    /// The whole allocation: round keys, then the room the key schedule works in
+    /// (wiped as soon as the round keys are made).
     private let memory: UnsafeMutableRawBufferPointer
-    /// Room for one batch of counter blocks and the tag mask: the working memory of the
-    /// one message this instance serves (see ``KeystreamScratch``).
-    let scratch: KeystreamScratch
 
     /// Expands a 16-, 24- or 32-byte key.
     /// - Throws: ``CryptoError/incorrectKeySize`` for any other length.
@@ -36,19 +33,22 @@ final class BitslicedAES {
         }
         let scheduleWordCount = 4 * (roundCount + 1)
         roundKeyWordCount = 8 * (roundCount + 1)
-        // One allocation per message for everything the cipher and GCM need.
+        // One allocation for the round keys and the schedule's working room.
         let roundKeyByteCount = roundKeyWordCount * MemoryLayout<UInt64>.stride
-        let scratchByteCount = KeystreamScratch.wordCount * MemoryLayout<UInt32>.stride
         let scheduleByteCount = scheduleWordCount * MemoryLayout<UInt32>.stride
+        // Sixteen words for the transposes below, after the schedule.
+        let transposeByteCount = KeystreamScratch.batchWordCount * MemoryLayout<UInt32>.stride
         memory = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: roundKeyByteCount + scratchByteCount + scheduleByteCount, alignment: 16
+            byteCount: roundKeyByteCount + scheduleByteCount + transposeByteCount, alignment: 16
         )
         // Not zero-filled: every word is written before it is read.
         roundKeys = memory.baseAddress!.assumingMemoryBound(to: UInt64.self)
-        scratch = KeystreamScratch(words: (memory.baseAddress! + roundKeyByteCount).assumingMemoryBound(to: UInt32.self))
-        let schedule = (memory.baseAddress! + roundKeyByteCount + scratchByteCount).assumingMemoryBound(to: UInt32.self)
+        let schedule = (memory.baseAddress! + roundKeyByteCount).assumingMemoryBound(to: UInt32.self)
+        let words = (memory.baseAddress! + roundKeyByteCount + scheduleByteCount).assumingMemoryBound(to: UInt32.self)
         defer {
-            Wipe.bytes(UnsafeMutableRawBufferPointer(start: schedule, count: scheduleByteCount), .roundKeys)
+            Wipe.bytes(
+                UnsafeMutableRawBufferPointer(start: schedule, count: scheduleByteCount + transposeByteCount), .roundKeys
+            )
         }
 
         for index in 0..<keyWordCount {
@@ -83,7 +83,6 @@ final class BitslicedAES {
         let slotBits: UInt64 = 0x1111_1111_1111_1111
         var group = 0
         while group <= roundCount {
-            let words = scratch.words
             for slot in 0..<BitslicedState.blockCount {
                 let round = group + slot
                 if round <= roundCount {
@@ -108,7 +107,6 @@ final class BitslicedAES {
             }
             group += BitslicedState.blockCount
         }
-        scratch.words.update(repeating: 0, count: KeystreamScratch.batchWordCount)
     }
 
     deinit {
@@ -164,16 +162,15 @@ final class BitslicedAES {
     /// Encrypts one 16-byte block in place (the other three slots carry zeros). For
     /// tests; GCM encrypts whole batches.
     func encryptBlock(_ block: UnsafeMutableRawPointer) {
-        let w = scratch.words
-        w.update(repeating: 0, count: KeystreamScratch.batchWordCount)
-        for index in 0..<4 {
-            w[index] = UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
-        }
-        var state = BitslicedState(words: UnsafePointer(w))
-        encrypt(&state)
-        state.store(words: w)
-        for index in 0..<4 {
-            block.storeBytes(of: w[index].littleEndian, toByteOffset: 4 * index, as: UInt32.self)
+        KeystreamScratch.withScratch { scratch in
+            let w = scratch.words
+            for index in 0..<4 {
+                w[index] = UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
+            }
+            encryptBatch(w)
+            for index in 0..<4 {
+                block.storeBytes(of: w[index].littleEndian, toByteOffset: 4 * index, as: UInt32.self)
+            }
         }
     }
 

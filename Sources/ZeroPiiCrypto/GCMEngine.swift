@@ -5,8 +5,9 @@
 /// block (the GHASH key H), J0 (the tag mask) and the first two counter blocks at
 /// once, so a message of up to 32 bytes costs one batch in all, and 200 bytes four
 /// rather than six. H, E(J0) and the keystream live in one scratch buffer per
-/// message that is wiped when the message is done.
-struct GCMEngine {
+/// message, on the stack, that is wiped when the message is done; the expanded key
+/// is shared, so one engine can seal and open several messages, on several threads.
+struct GCMEngine: Sendable {
     /// The largest plaintext GCM allows: 2^39 − 256 bits.
     static let maximumTextByteCount: UInt64 = (1 << 36) - 32
     /// GCM's limit on associated data and nonces: 2^64 − 1 bits.
@@ -21,6 +22,11 @@ struct GCMEngine {
         cipher = try BitslicedAES(key: key)
     }
 
+    /// An engine over a key already expanded, shared with other engines.
+    init(cipher: BitslicedAES) {
+        self.cipher = cipher
+    }
+
     /// Encrypts `text` into `output` (same length) and writes the 16-byte tag.
     func seal(
         nonce: UnsafeRawBufferPointer,
@@ -30,14 +36,15 @@ struct GCMEngine {
         tag: UnsafeMutableRawPointer
     ) throws {
         try Self.checkLengths(nonce: nonce.count, text: text.count, associatedData: associatedData.count)
-        let scratch = cipher.scratch
-        var message = start(nonce: nonce, scratch: scratch)
-        defer { message.ghash.wipe() }
-        if let input = text.baseAddress, let output {
-            applyKeystream(&message, scratch: scratch, input: input, output: output, count: text.count)
+        KeystreamScratch.withScratch { scratch in
+            var message = start(nonce: nonce, scratch: scratch)
+            defer { message.ghash.wipe() }
+            if let input = text.baseAddress, let output {
+                applyKeystream(&message, scratch: scratch, input: input, output: output, count: text.count)
+            }
+            let ciphertext = UnsafeRawBufferPointer(start: output.map { UnsafeRawPointer($0) }, count: text.count)
+            authenticationTag(&message.ghash, scratch: scratch, ciphertext: ciphertext, associatedData: associatedData, into: tag)
         }
-        let ciphertext = UnsafeRawBufferPointer(start: output.map { UnsafeRawPointer($0) }, count: text.count)
-        authenticationTag(&message.ghash, scratch: scratch, ciphertext: ciphertext, associatedData: associatedData, into: tag)
     }
 
     /// Checks the tag and, only if it matches, decrypts `ciphertext` into `output`.
@@ -51,22 +58,25 @@ struct GCMEngine {
     ) throws {
         try Self.checkLengths(nonce: nonce.count, text: ciphertext.count, associatedData: associatedData.count)
         guard tag.count == Self.tagByteCount else { throw CryptoError.authenticationFailure }
-        let scratch = cipher.scratch
-        var message = start(nonce: nonce, scratch: scratch)
-        defer { message.ghash.wipe() }
-        var expectedTag: (UInt64, UInt64) = (0, 0)
-        let matches = withUnsafeMutableBytes(of: &expectedTag) { expected -> Bool in
-            authenticationTag(
-                &message.ghash, scratch: scratch, ciphertext: ciphertext, associatedData: associatedData,
-                into: expected.baseAddress!
-            )
-            return ConstantTime.equals(UnsafeRawBufferPointer(expected), tag)
+        let matches = KeystreamScratch.withScratch { scratch -> Bool in
+            var message = start(nonce: nonce, scratch: scratch)
+            defer { message.ghash.wipe() }
+            var expectedTag: (UInt64, UInt64) = (0, 0)
+            let matches = withUnsafeMutableBytes(of: &expectedTag) { expected -> Bool in
+                authenticationTag(
+                    &message.ghash, scratch: scratch, ciphertext: ciphertext, associatedData: associatedData,
+                    into: expected.baseAddress!
+                )
+                return ConstantTime.equals(UnsafeRawBufferPointer(expected), tag)
+            }
+            Wipe.value(&expectedTag, .keystream)
+            // Plaintext only after the tag matched; the keystream is dropped unused otherwise.
+            if matches, let input = ciphertext.baseAddress, let output {
+                applyKeystream(&message, scratch: scratch, input: input, output: output, count: ciphertext.count)
+            }
+            return matches
         }
-        Wipe.value(&expectedTag, .keystream)
         guard matches else { throw CryptoError.authenticationFailure }
-        if let input = ciphertext.baseAddress, let output {
-            applyKeystream(&message, scratch: scratch, input: input, output: output, count: ciphertext.count)
-        }
     }
 
     private static func checkLengths(nonce: Int, text: Int, associatedData: Int) throws {
@@ -219,8 +229,10 @@ struct GCMEngine {
         }
         var zeroKey: (UInt64, UInt64) = (0, 0)
         let ghash = withUnsafeBytes(of: &zeroKey) { GHash(key: $0.baseAddress!) }
-        var message = start(prefix: prefix, counter: counter, ghash: ghash, scratch: cipher.scratch)
-        applyKeystream(&message, scratch: cipher.scratch, input: input, output: output, count: count)
+        KeystreamScratch.withScratch { scratch in
+            var message = start(prefix: prefix, counter: counter, ghash: ghash, scratch: scratch)
+            applyKeystream(&message, scratch: scratch, input: input, output: output, count: count)
+        }
     }
 
     /// `output = input ⊕ keystream` for `count` bytes (at most one batch), the keystream

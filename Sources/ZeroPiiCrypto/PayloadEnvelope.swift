@@ -34,14 +34,14 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
     /// The per-request HKDF salt.
     package let salt: Data
 
-    /// `K_req` then `K_resp`, 32 bytes each, in memory wiped when the last copy of
-    /// the envelope goes away.
-    private let keys: SecureBytes
+    /// `K_req` then `K_resp`, and their key schedules once used, in memory wiped when
+    /// the last copy of the envelope goes away.
+    private let keys: EnvelopeKeys
     /// The request's associated data, built once: the client seals with it and the
     /// server opens with it.
     private let requestAAD: [UInt8]
 
-    private static let keyByteCount = 32
+    private static let keyByteCount = EnvelopeKeys.keyByteCount
     private static let requestInfo = Array("zeropii/v1 request".utf8)
     private static let responseInfo = Array("zeropii/v1 response".utf8)
 
@@ -95,7 +95,7 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
         // Both keys come from one extract step and one HMAC keyed with the pseudorandom
         // key; only the expand step's info differs. The token's UTF-8 bytes are read in
         // place: no copy of the token is made unless the string is not contiguous.
-        keys = SecureBytes(count: 2 * Self.keyByteCount) { output in
+        let derived = SecureBytes(count: 2 * Self.keyByteCount) { output in
             salt.withUnsafeBytes { saltBytes in
                 Self.requestInfo.withUnsafeBytes { requestInfo in
                     Self.responseInfo.withUnsafeBytes { responseInfo in
@@ -109,6 +109,7 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
                 }
             }
         }
+        keys = EnvelopeKeys(derived)
     }
 
     /// Calls `body` with the UTF-8 bytes of `string`: its own storage when it has
@@ -182,18 +183,17 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
         case request, response
     }
 
-    /// Calls `body` with the key and associated data of one direction.
-    private func withKeyAndAssociatedData<Result>(
-        _ direction: Direction, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Result
+    /// Calls `body` with the engine (the expanded key) and associated data of one direction.
+    private func withEngineAndAssociatedData<Result>(
+        _ direction: Direction, _ body: (GCMEngine, UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        try keys.withUnsafeBytes { both in
-            switch direction {
-            case .request:
-                return try requestAAD.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: both[0..<Self.keyByteCount]), $0) }
-            case .response:
-                let aad = Self.associatedData("zeropii/v1|response|", operation, requestID, timestamp: nil)
-                return try aad.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: both[Self.keyByteCount...]), $0) }
-            }
+        let engine = keys.engine(for: direction)
+        switch direction {
+        case .request:
+            return try requestAAD.withUnsafeBytes { try body(engine, $0) }
+        case .response:
+            let aad = Self.associatedData("zeropii/v1|response|", operation, requestID, timestamp: nil)
+            return try aad.withUnsafeBytes { try body(engine, $0) }
         }
     }
 
@@ -202,8 +202,7 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
     private func seal(_ plaintext: Data, direction: Direction, iv: Data) throws -> SealedPayload {
         guard iv.count == Self.ivByteCount else { throw CryptoError.incorrectParameterSize }
         var ciphertext = Data(count: plaintext.count + Self.tagByteCount)
-        try withKeyAndAssociatedData(direction) { key, associatedData in
-            let engine = try GCMEngine(key: key)
+        try withEngineAndAssociatedData(direction) { engine, associatedData in
             try plaintext.withUnsafeBytes { text in
                 try iv.withUnsafeBytes { nonce in
                     try ciphertext.withUnsafeMutableBytes { output in
@@ -225,8 +224,7 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
         }
         let textCount = payload.ciphertext.count - Self.tagByteCount
         var plaintext = Data(count: textCount)
-        try withKeyAndAssociatedData(direction) { key, associatedData in
-            let engine = try GCMEngine(key: key)
+        try withEngineAndAssociatedData(direction) { engine, associatedData in
             try payload.ciphertext.withUnsafeBytes { sealed in
                 try payload.iv.withUnsafeBytes { nonce in
                     try plaintext.withUnsafeMutableBytes { output in

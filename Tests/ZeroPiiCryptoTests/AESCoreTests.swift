@@ -72,13 +72,29 @@ struct AESCoreTests {
 
     @Test func combMultiplicationMatchesBitByBitIncludingWorstCaseCarries() {
         var generator = SeededGenerator(seed: 42)
-        // All-ones operands put the most bits (13) into one column: the carry worst case.
-        var operands: [(UInt64, UInt64)] = [(.max, .max), (0, .max), (.max, 1), (1 << 63, 1 << 63), (0x8000_0000_0000_0001, .max)]
+        // All-ones operands put the most bits (16) into one column, at bit 60 and up of
+        // the low half: the carry worst case. The patterns below fill one comb only.
+        var operands: [(UInt64, UInt64)] = [
+            (.max, .max), (0, .max), (.max, 1), (1 << 63, 1 << 63), (0x8000_0000_0000_0001, .max),
+            (0x1111_1111_1111_1111, 0x1111_1111_1111_1111), (0x8888_8888_8888_8888, 0x8888_8888_8888_8888),
+            (0x2222_2222_2222_2222, 0x4444_4444_4444_4444), (0xFFFF_FFFF_0000_0000, 0x0000_0000_FFFF_FFFF),
+        ]
         for _ in 0..<2000 { operands.append((generator.next(), generator.next())) }
         for (x, y) in operands {
             let expected = Self.referenceCarrylessMultiply(x, y)
-            let actual = GHash.carrylessMultiply(x, GHash.Combs(y))
+            let actual = GHash.carrylessMultiply(x, y)
             #expect(actual.high == expected.high && actual.low == expected.low, "\(x) × \(y)")
+        }
+    }
+
+    @Test func bitReversalMatchesBitByBit() {
+        var generator = SeededGenerator(seed: 7)
+        var values: [UInt64] = [0, .max, 1, 1 << 63, 0x0123_4567_89AB_CDEF]
+        for _ in 0..<500 { values.append(generator.next()) }
+        for value in values {
+            var expected: UInt64 = 0
+            for bit in 0..<64 where (value >> UInt64(bit)) & 1 == 1 { expected |= 1 << UInt64(63 - bit) }
+            #expect(GHash.reversed(value) == expected, "\(value)")
         }
     }
 
