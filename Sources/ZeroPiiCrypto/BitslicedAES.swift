@@ -87,7 +87,13 @@ final class BitslicedAES: @unchecked Sendable {
                 let round = group + slot
                 if round <= roundCount {
                     let power = round > 0 && round < roundCount ? (4 - round % 4) % 4 : 0
-                    Self.shiftRows(schedule + 4 * round, power: power, into: words + 4 * slot)
+                    // A literal power per case lets each call fold to fixed masks and words.
+                    switch power {
+                    case 1: Self.shiftRows(schedule + 4 * round, power: 1, into: words + 4 * slot)
+                    case 2: Self.shiftRows(schedule + 4 * round, power: 2, into: words + 4 * slot)
+                    case 3: Self.shiftRows(schedule + 4 * round, power: 3, into: words + 4 * slot)
+                    default: (words + 4 * slot).update(from: schedule + 4 * round, count: 4)
+                    }
                 } else {
                     (words + 4 * slot).update(repeating: 0, count: 4)
                 }

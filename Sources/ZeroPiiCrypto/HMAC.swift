@@ -26,33 +26,42 @@ package struct HMAC<H: HashFunction> {
         var outer = H()
         // One buffer: the zero-padded key XOR ipad, then turned into the key XOR opad.
         // On the stack for block sizes up to 128 bytes (SHA-256's is 64).
-        func absorbPads(_ pad: UnsafeMutableRawBufferPointer) {
-            if keyBytes.count > blockByteCount {
-                var digest = H.hash(data: keyBytes)
-                digest.withUnsafeBytes { pad.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                Wipe.value(&digest, .hmacState)
-            } else if keyBytes.count > 0 {
-                pad.baseAddress!.copyMemory(from: keyBytes.baseAddress!, byteCount: keyBytes.count)
-            }
-            for index in 0..<blockByteCount { pad[index] ^= 0x36 }
-            inner.update(bufferPointer: UnsafeRawBufferPointer(pad))
-            for index in 0..<blockByteCount { pad[index] ^= 0x36 ^ 0x5c }
-            outer.update(bufferPointer: UnsafeRawBufferPointer(pad))
-            Wipe.bytes(pad, .hmacState)
-        }
         var padWords:
             (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
                 (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         if blockByteCount <= MemoryLayout.size(ofValue: padWords) {
-            withUnsafeMutableBytes(of: &padWords) { absorbPads(UnsafeMutableRawBufferPointer(rebasing: $0[0..<blockByteCount])) }
+            withUnsafeMutableBytes(of: &padWords) { words in
+                Self.absorbPads(
+                    key: keyBytes, pad: UnsafeMutableRawBufferPointer(rebasing: words[0..<blockByteCount]), inner: &inner, outer: &outer
+                )
+            }
         } else {
             var pad = [UInt8](repeating: 0, count: blockByteCount)
-            pad.withUnsafeMutableBytes { absorbPads($0) }
+            pad.withUnsafeMutableBytes { Self.absorbPads(key: keyBytes, pad: $0, inner: &inner, outer: &outer) }
         }
         self.inner = inner
         self.outer = outer
         Wipe.value(&inner, .hmacState)
         Wipe.value(&outer, .hmacState)
+    }
+
+    /// Absorbs the key XOR ipad into `inner` and the key XOR opad into `outer`, using
+    /// `pad` (one block, zeroed) as room, and wipes it. A static function with the
+    /// states passed in: a nested function capturing them made every access a
+    /// run-time exclusivity check.
+    private static func absorbPads(key keyBytes: UnsafeRawBufferPointer, pad: UnsafeMutableRawBufferPointer, inner: inout H, outer: inout H) {
+        if keyBytes.count > pad.count {
+            var digest = H.hash(data: keyBytes)
+            digest.withUnsafeBytes { pad.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            Wipe.value(&digest, .hmacState)
+        } else if keyBytes.count > 0 {
+            pad.baseAddress!.copyMemory(from: keyBytes.baseAddress!, byteCount: keyBytes.count)
+        }
+        for index in 0..<pad.count { pad[index] ^= 0x36 }
+        inner.update(bufferPointer: UnsafeRawBufferPointer(pad))
+        for index in 0..<pad.count { pad[index] ^= 0x36 ^ 0x5c }
+        outer.update(bufferPointer: UnsafeRawBufferPointer(pad))
+        Wipe.bytes(pad, .hmacState)
     }
 
     /// Adds `data` to the message being authenticated.

@@ -71,6 +71,30 @@ struct PayloadEnvelopeTests {
         for payload in sealed { #expect(try envelope.openRequest(payload) == body) }
     }
 
+    /// An envelope builds each direction's key schedule once and shares it: messages
+    /// sealed and opened at the same time on many threads through one envelope are
+    /// byte for byte what a fresh envelope gives for each, and each opens again.
+    @Test func oneEnvelopeSealsAndOpensOnManyThreadsAtOnce() async throws {
+        let shared = try Self.envelope()
+        let outcomes = try await withThrowingTaskGroup(of: (Bool, Bool).self) { group in
+            for index in 0..<96 {
+                group.addTask {
+                    let body = Data((0..<(index * 7)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ index) })
+                    let direction: PayloadEnvelope.Direction = index % 2 == 0 ? .request : .response
+                    let iv = try AES.GCM.Nonce(data: (0..<12).map { UInt8(truncatingIfNeeded: index &+ $0) })
+                    let sealed = try shared.seal(body, direction: direction, iv: iv)
+                    let fresh = try Self.envelope().seal(body, direction: direction, iv: iv)
+                    let opened = direction == .request ? try shared.openRequest(sealed) : try shared.openResponse(sealed)
+                    return (sealed == fresh, opened == body)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.count == 96)
+        #expect(outcomes.allSatisfy { $0.0 }, "a shared envelope sealed differently from a fresh one")
+        #expect(outcomes.allSatisfy { $0.1 }, "a message sealed through a shared envelope did not open")
+    }
+
     /// Each bound input changes the keys or the associated data, so a message cannot be
     /// moved to another token, operation, request, time or direction.
     @Test func everyBindingIsEnforced() throws {
