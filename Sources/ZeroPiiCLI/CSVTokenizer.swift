@@ -269,8 +269,8 @@ final class CSVTokenizer {
             let last = rows.last?.line ?? 0
             // The embedded server's vault cannot store tokens (a full disk): every later
             // batch would fail the same way, so the run stops with the cause, once.
-            if failure?.httpStatusCode?.intValue == 500, let vaultError = connection?.embeddedServer?.statistics.lastVaultError {
-                throw EmbeddedVaultFailure(error: vaultError, firstNotTokenized: "line \(first)")
+            if let stop = connection?.embeddedVaultFailure(status: failure?.httpStatusCode?.intValue, firstNotTokenized: "line \(first)") {
+                throw stop
             }
             let reason = NetworkFailureText.describe(failure?.errorMessage ?? "the server's answer did not match the request")
             if networkFailure { lastNetworkFailure = reason }

@@ -198,6 +198,15 @@ struct ServerConnection {
         return ZeroPiiSDK.initialize(tokenProvider: provider, apiUrl: apiURL, logLevel: .off, retryPolicy: retries, configuration: configuration)
     }
 
+    /// The embedded server's vault could not store values (a full disk), which it
+    /// answers with a generic HTTP 500: the failure that names the file and the
+    /// system's reason, for a run to stop on. `nil` for any other answer, and always
+    /// against a real API.
+    func embeddedVaultFailure(status: Int?, firstNotTokenized: String) -> EmbeddedVaultFailure? {
+        guard status == 500, let error = embeddedServer?.statistics.lastVaultError else { return nil }
+        return EmbeddedVaultFailure(error: error, firstNotTokenized: firstNotTokenized)
+    }
+
     func close() {
         embeddedServer?.stop()
     }

@@ -186,8 +186,10 @@ final class ValueTokenizer {
                 let last = positions.last ?? 0
                 // The embedded server's vault cannot store tokens (a full disk): every
                 // later batch would fail the same way, so the run stops with the cause, once.
-                if result.httpStatusCode?.intValue == 500, let vaultError = connection?.embeddedServer?.statistics.lastVaultError {
-                    throw EmbeddedVaultFailure(error: vaultError, firstNotTokenized: "\(positionName) \(first)")
+                if let stop = connection?.embeddedVaultFailure(
+                    status: result.httpStatusCode?.intValue, firstNotTokenized: "\(positionName) \(first)")
+                {
+                    throw stop
                 }
                 let which = first == last ? "\(positionName) \(first)" : "\(positionName)s \(first) to \(last)"
                 Console.error(

@@ -31,13 +31,19 @@ public final class ServerStatistics: @unchecked Sendable {
         lock.withLock { profiles[wireProfile, default: 0] += 1 }
     }
 
-    /// The vault's most recent failure to store values (which the tokenize endpoints
-    /// answer with a generic 500), so that a process embedding the server can say why:
-    /// the file and the system's reason, such as a full disk.
+    /// The vault's failure to store values (which the tokenize endpoints answer with a
+    /// generic 500), so that a process embedding the server can say why: the file and
+    /// the system's reason, such as a full disk. `nil` again once the vault stores
+    /// values, so a later 500 for another reason is not blamed on an old failure.
     public var lastVaultError: VaultError? { lock.withLock { vaultError } }
 
     func record(vaultError error: VaultError) {
         lock.withLock { vaultError = error }
+    }
+
+    /// The vault stored (or found) every value of a request: an earlier failure is over.
+    func recordVaultStored() {
+        lock.withLock { vaultError = nil }
     }
 
     func recordAccessTokenIssued() {

@@ -151,6 +151,7 @@ final class TokenizationService: Sendable {
         let entries: [TokenVault.Entry]
         do {
             entries = try vault.tokenize(values)
+            statistics.recordVaultStored()
         } catch {
             if let vaultError = error as? VaultError { statistics.record(vaultError: vaultError) }
             return .respond(HTTPServer.errorResponse(500, "vault_error", "the vault could not store the values"))
