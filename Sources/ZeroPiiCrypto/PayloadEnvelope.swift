@@ -34,14 +34,18 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
     /// The per-request HKDF salt.
     package let salt: Data
 
-    /// `K_req` then `K_resp`, and their key schedules once used, in memory wiped when
-    /// the last copy of the envelope goes away.
-    private let keys: EnvelopeKeys
+    /// `K_req` then `K_resp`, 32 bytes each, in memory wiped when the last copy of
+    /// the envelope goes away.
+    private let keys: SecureBytes
+    /// `K_req` expanded, once, when the envelope is made: both sides use it (the client
+    /// seals the request, the server opens it), and a second message in that direction
+    /// (a request sealed and opened again) reuses it. `K_resp` is expanded per message.
+    private let requestEngine: GCMEngine
     /// The request's associated data, built once: the client seals with it and the
     /// server opens with it.
     private let requestAAD: [UInt8]
 
-    private static let keyByteCount = EnvelopeKeys.keyByteCount
+    private static let keyByteCount = 32
     private static let requestInfo = Array("zeropii/v1 request".utf8)
     private static let responseInfo = Array("zeropii/v1 response".utf8)
 
@@ -109,7 +113,9 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
                 }
             }
         }
-        keys = EnvelopeKeys(derived)
+        keys = derived
+        // A 32-byte key is always a valid AES key, so this cannot throw.
+        requestEngine = try! derived.withUnsafeBytes { try GCMEngine(key: UnsafeRawBufferPointer(rebasing: $0[0..<Self.keyByteCount])) }
     }
 
     /// Calls `body` with the UTF-8 bytes of `string`: its own storage when it has
@@ -187,7 +193,12 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
     private func withEngineAndAssociatedData<Result>(
         _ direction: Direction, _ body: (GCMEngine, UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        let engine = keys.engine(for: direction)
+        let engine: GCMEngine
+        switch direction {
+        case .request: engine = requestEngine
+        // A 32-byte key is always a valid AES key, so this cannot throw.
+        case .response: engine = keys.withUnsafeBytes { try! GCMEngine(key: UnsafeRawBufferPointer(rebasing: $0[Self.keyByteCount...])) }
+        }
         switch direction {
         case .request:
             return try requestAAD.withUnsafeBytes { try body(engine, $0) }
