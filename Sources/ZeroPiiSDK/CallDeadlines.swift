@@ -83,8 +83,8 @@ final class CallDeadlines: @unchecked Sendable {
     private func startTimer(wakeAt: TimeInterval) {
         timersStarted += 1
         let number = timersStarted
-        // Detached: the timer serves every caller, so it takes no caller's task-local
-        // values or cancellation.
+        // Detached: the timer serves every caller, so it takes none of the registering
+        // caller's priority, task-local values or actor.
         let task = Task.detached { [self] in await runTimer(number: number, wakeAt: wakeAt) }
         timer = (wakeAt, number, task)
     }
