@@ -50,6 +50,10 @@ final class CallDeadlines: @unchecked Sendable {
     /// Whether a timer task is running (asleep, or ending the calls that are due).
     var timerIsRunning: Bool { lock.withLock { timer != nil } }
 
+    /// The running timer's task (for tests: its value comes when the timer stops, and a
+    /// replaced timer's when it has seen that it was).
+    var timerTask: Task<Void, Never>? { lock.withLock { timer?.task } }
+
     /// How many timer tasks were started so far (for tests: calls that come and go while
     /// one is running start none).
     var timerStartCount: Int { lock.withLock { timersStarted } }

@@ -4,18 +4,33 @@ import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
 
-/// Counts how often each deadline expired.
-private final class ExpiryTally: @unchecked Sendable {
-    // Sendable: all state is guarded by `lock`.
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
+/// How long, in real time, a test waits for something the code under test does by
+/// itself (a timer's sleep, an expiry, a call's end) before it fails. Every wait is told
+/// of the change it waits for, none polls, so the bound costs nothing when the code
+/// works: it only turns a bug into a failure instead of a hang, and it is long enough
+/// for a run under ThreadSanitizer whose two pool threads other suites hold for minutes.
+private let patience: TimeInterval = 300
 
-    func record(_ name: String) { lock.withLock { counts[name, default: 0] += 1 } }
-    var all: [String: Int] { lock.withLock { counts } }
+/// Counts how often each deadline expired.
+private final class ExpiryTally: Sendable {
+    private let counts = Watched<[String: Int]>([:])
+
+    func record(_ name: String) { counts.change { $0[name, default: 0] += 1 } }
+    var all: [String: Int] { counts.value }
+
+    /// True once the counts are `expected`, false after ``patience``.
+    func waitUntil(_ expected: [String: Int]) async -> Bool {
+        await counts.wait(atMost: patience) { $0 == expected }
+    }
 }
 
 /// One timer for all of a client's call limits (``CallDeadlines``), and ``BoundedCall``
 /// on top of it: calls that end in time leave no deadline and start or cancel no task.
+///
+/// The tests wait on notifications only (``ManualTokenClock``'s sleepers, the tally,
+/// the request gate, tasks' values), never by yielding in a loop: with hundreds of calls
+/// in flight a spinning test holds one of the cooperative pool's threads, which starved
+/// other suites under ThreadSanitizer.
 struct CallDeadlinesTests {
     @Test func deadlinesExpireOnceInTheirOrderAndARemovedOneNever() async throws {
         let clock = ManualTokenClock()
@@ -26,18 +41,23 @@ struct CallDeadlinesTests {
         _ = deadlines.register(after: 10) { tally.record("ten") }
         deadlines.remove(removed)
         #expect(deadlines.pendingCount == 2)
-        await waitUntil("the timer sleeps") { clock.sleeperCount == 1 }
+        try #require(await clock.waitForSleepers(1, atMost: patience), "the timer sleeps")
         #expect(deadlines.timerStartCount == 1)
+        let timer = try #require(deadlines.timerTask)
 
         clock.advance(by: 4)
-        await waitUntil("nothing is due yet") { clock.sleeperCount == 1 }
+        // Nothing is due yet: the timer's sleep still waits.
+        #expect(clock.sleeperCount == 1)
         #expect(tally.all.isEmpty)
         clock.advance(by: 1)
-        await waitUntil("the first deadline expired") { tally.all == ["five": 1] }
-        await waitUntil("the timer sleeps until the next one") { clock.sleeperCount == 1 && deadlines.pendingCount == 1 }
+        try #require(await tally.waitUntil(["five": 1]), "the first deadline expired")
+        try #require(await clock.waitForSleepers(1, atMost: patience), "the timer sleeps until the next one")
+        #expect(deadlines.pendingCount == 1)
         clock.advance(by: 5)
-        await waitUntil("the second deadline expired") { tally.all == ["five": 1, "ten": 1] }
-        await waitUntil("the timer stopped") { !deadlines.timerIsRunning && clock.sleeperCount == 0 }
+        try #require(await tally.waitUntil(["five": 1, "ten": 1]), "the second deadline expired")
+        try #require(await value(of: timer, within: patience) != nil, "the timer stopped")
+        #expect(!deadlines.timerIsRunning)
+        #expect(clock.sleeperCount == 0)
         #expect(deadlines.pendingCount == 0)
         clock.advance(by: 100)
         #expect(tally.all == ["five": 1, "ten": 1])
@@ -49,18 +69,22 @@ struct CallDeadlinesTests {
         let deadlines = CallDeadlines(clock: clock)
         let tally = ExpiryTally()
         _ = deadlines.register(after: 10) { tally.record("ten") }
+        let first = try #require(deadlines.timerTask)
         _ = deadlines.register(after: 20) { tally.record("twenty") }
         #expect(deadlines.timerStartCount == 1)
         _ = deadlines.register(after: 2) { tally.record("two") }
         #expect(deadlines.timerStartCount == 2)
-        // The first timer's sleep was cancelled; only the new one sleeps.
-        await waitUntil("one timer sleeps") { clock.sleeperCount == 1 }
+        // The first timer was cancelled and ends; then only the new one sleeps.
+        try #require(await value(of: first, within: patience) != nil, "the replaced timer ended")
+        try #require(await clock.waitForSleepers(1, atMost: patience), "one timer sleeps")
         clock.advance(by: 2)
-        await waitUntil("the earliest expired") { tally.all == ["two": 1] }
+        try #require(await tally.waitUntil(["two": 1]), "the earliest expired")
+        try #require(await clock.waitForSleepers(1, atMost: patience), "the timer sleeps until the next one")
         clock.advance(by: 8)
-        await waitUntil("the next expired") { tally.all == ["two": 1, "ten": 1] }
+        try #require(await tally.waitUntil(["two": 1, "ten": 1]), "the next expired")
+        try #require(await clock.waitForSleepers(1, atMost: patience), "the timer sleeps until the last one")
         clock.advance(by: 10)
-        await waitUntil("the last expired") { tally.all == ["two": 1, "ten": 1, "twenty": 1] }
+        try #require(await tally.waitUntil(["two": 1, "ten": 1, "twenty": 1]), "the last expired")
         #expect(deadlines.timerStartCount == 2)
     }
 
@@ -71,11 +95,15 @@ struct CallDeadlinesTests {
         for seconds in 1...50 {
             _ = deadlines.register(after: TimeInterval(seconds)) { tally.record("deadline \(seconds)") }
         }
-        await waitUntil("the timer sleeps") { clock.sleeperCount == 1 }
+        try #require(await clock.waitForSleepers(1, atMost: patience), "the timer sleeps")
+        let timer = try #require(deadlines.timerTask)
         clock.advance(by: 1000)
-        await waitUntil("every deadline expired") { tally.all.count == 50 }
-        await waitUntil("the timer stopped") { !deadlines.timerIsRunning && clock.sleeperCount == 0 && deadlines.pendingCount == 0 }
-        #expect(tally.all.values.allSatisfy { $0 == 1 })
+        let everyDeadline = Dictionary(uniqueKeysWithValues: (1...50).map { ("deadline \($0)", 1) })
+        try #require(await tally.waitUntil(everyDeadline), "every deadline expired, once")
+        try #require(await value(of: timer, within: patience) != nil, "the timer stopped")
+        #expect(!deadlines.timerIsRunning)
+        #expect(clock.sleeperCount == 0)
+        #expect(deadlines.pendingCount == 0)
         #expect(deadlines.timerStartCount == 1)
     }
 
@@ -98,11 +126,14 @@ struct CallDeadlinesTests {
         #expect(tokens == values.map { InTestServer.token(for: $0) })
         #expect(client.callDeadlines.pendingCount == 0)
         #expect(client.callDeadlines.timerStartCount == 1)
-        // Never cancelled: the one timer still sleeps until the first call's deadline.
-        #expect(clock.sleeperCount == 1)
+        // Never cancelled: the one timer sleeps until the first call's deadline.
+        try #require(await clock.waitForSleepers(1, atMost: patience), "the timer sleeps")
+        let timer = try #require(client.callDeadlines.timerTask)
 
         clock.advance(by: 10)
-        await waitUntil("the timer found nothing due and stopped") { !client.callDeadlines.timerIsRunning && clock.sleeperCount == 0 }
+        try #require(await value(of: timer, within: patience) != nil, "the timer found nothing due and stopped")
+        #expect(!client.callDeadlines.timerIsRunning)
+        #expect(clock.sleeperCount == 0)
         #expect(await client.tokenize("later").token == InTestServer.token(for: "later"))
         #expect(client.callDeadlines.timerStartCount == 2)
     }
@@ -123,17 +154,20 @@ struct CallDeadlinesTests {
         }
         let values = (0..<200).map { $0.isMultiple(of: 2) ? "answer-\($0)" : "hang-\($0)" }
         let calls = values.map { sent in Task { await client.tokenize(sent) } }
-        try #require(await waitUntil(atMost: 600) { gate.requestCount == 200 && client.callDeadlines.pendingCount == 100 })
-        #expect(clock.sleeperCount == 1)
+        try #require(await gate.waitForRequests(200, atMost: patience), "every call's request reached the transport")
+        for (sent, call) in zip(values, calls) where sent.hasPrefix("answer-") {
+            let result = try #require(await value(of: call, within: patience))
+            #expect(result.token == InTestServer.token(for: sent))
+        }
+        // A call registers its deadline before its request leaves, and removes it before
+        // its caller gets the result: the hanging hundred are left.
+        #expect(client.callDeadlines.pendingCount == 100)
+        try #require(await clock.waitForSleepers(1, atMost: patience), "one timer sleeps for them all")
         clock.advance(by: 5)
-        for (sent, call) in zip(values, calls) {
-            let result = try #require(await value(of: call, within: 10))
-            if sent.hasPrefix("answer-") {
-                #expect(result.token == InTestServer.token(for: sent))
-            } else {
-                #expect(result.errorKind == .timeout)
-                #expect(result.errorMessage == "the call did not finish within its time limit of 5 s")
-            }
+        for (sent, call) in zip(values, calls) where sent.hasPrefix("hang-") {
+            let result = try #require(await value(of: call, within: patience))
+            #expect(result.errorKind == .timeout)
+            #expect(result.errorMessage == "the call did not finish within its time limit of 5 s")
         }
         #expect(client.callDeadlines.pendingCount == 0)
         gate.open()
@@ -153,12 +187,13 @@ struct CallDeadlinesTests {
         }
         let cancelled = Task { await client.tokenize("cancelled") }
         let kept = Task { await client.tokenize("kept") }
-        try #require(await waitUntil(atMost: 600) { gate.requestCount == 2 && client.callDeadlines.pendingCount == 2 })
+        try #require(await gate.waitForRequests(2, atMost: patience), "both requests reached the transport")
+        #expect(client.callDeadlines.pendingCount == 2)
         cancelled.cancel()
-        #expect(try #require(await value(of: cancelled, within: 10)).errorKind == .cancelled)
+        #expect(try #require(await value(of: cancelled, within: patience)).errorKind == .cancelled)
         #expect(client.callDeadlines.pendingCount == 1)
         gate.open()
-        #expect(try #require(await value(of: kept, within: 10)).token == InTestServer.token(for: "kept"))
+        #expect(try #require(await value(of: kept, within: patience)).token == InTestServer.token(for: "kept"))
         #expect(client.callDeadlines.pendingCount == 0)
     }
 }

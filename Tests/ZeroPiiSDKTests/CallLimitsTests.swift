@@ -48,19 +48,24 @@ final class EndlessRetryPolicy: NSObject, RetryPolicy, @unchecked Sendable {
 
 /// Lets requests through one at a time, when the test says so.
 final class RequestGate: @unchecked Sendable {
-    // Sendable: all state is guarded by `lock`.
+    // Sendable: `waiting` and `opened` are guarded by `lock`; `arrived` guards itself.
     private let lock = NSLock()
-    private var arrived = 0
+    private let arrived = Watched(0)
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var opened = false
 
-    var requestCount: Int { lock.withLock { arrived } }
+    var requestCount: Int { arrived.value }
+
+    /// True once `count` requests have arrived, false if `seconds` of real time pass first.
+    func waitForRequests(_ count: Int, atMost seconds: TimeInterval) async -> Bool {
+        await arrived.wait(atMost: seconds) { $0 >= count }
+    }
 
     /// Counts the request, then waits until ``open()`` unless `passes` lets it through.
     func pass(_ passes: (Int) -> Bool) async {
-        let number = lock.withLock { () -> Int in
-            arrived += 1
-            return arrived
+        let number = arrived.change { count -> Int in
+            count += 1
+            return count
         }
         guard !passes(number) else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
