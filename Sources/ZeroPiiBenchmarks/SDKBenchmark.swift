@@ -30,7 +30,13 @@ enum SDKBenchmark {
 
     static let batchValues = (0..<1000).map { $0 % 2 == 0 ? "user\($0)@example.com" : "+1 555 01\(String(format: "%04d", $0))" }
 
-    static func clientCPU() async {
+    /// Which rows of (a) to measure: `sdk-cpu single` profiles the 1-value request
+    /// without the batch's AES-GCM filling the samples.
+    enum ClientCPUParts: String {
+        case both, single, batch
+    }
+
+    static func clientCPU(_ parts: ClientCPUParts = .both) async {
         let server = StandInServer(batchValues: batchValues)
         var configuration = ZeroPiiConfiguration()
         configuration.transport = ClosureTransport { request in server.answer(request) }
@@ -47,10 +53,14 @@ enum SDKBenchmark {
         print("    process CPU time of sequential calls minus the stand-in server's own (measured per request, thread CPU)")
         print("    median and fastest of 7 rounds")
         print("    " + pad("request", 22) + pad("client median", 15) + pad("client fastest", 16) + "server (subtracted)")
-        let single = await rounds(7, calls: 2000, server: server) { _ = await sdk.tokenize("alice@example.com") }
-        report("1 value", single, unit: 1)
-        let batch = await rounds(7, calls: 40, server: server) { _ = await sdk.batchTokenize(batchValues) }
-        report("1,000-value batch", batch, unit: 1000)
+        if parts != .batch {
+            let single = await rounds(7, calls: 2000, server: server) { _ = await sdk.tokenize("alice@example.com") }
+            report("1 value", single, unit: 1)
+        }
+        if parts != .single {
+            let batch = await rounds(7, calls: 40, server: server) { _ = await sdk.batchTokenize(batchValues) }
+            report("1,000-value batch", batch, unit: 1000)
+        }
     }
 
     private static func rounds(

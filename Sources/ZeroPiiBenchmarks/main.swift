@@ -1,11 +1,11 @@
 import Foundation
 import ZeroPiiCrypto
 
-/// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS]] [sdk] [sdk-cpu] [vault]`: prints figures
+/// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS]] [sdk] [sdk-cpu [single|batch]] [vault]`: prints figures
 /// for the crypto building blocks, for the v1 envelope per request (old and new code side
 /// by side), for end-to-end CSV tokenization (default 1,000,000 rows), for the SDK's own
 /// cost per request and coalescing (`SDKBenchmark`; `sdk-cpu` is its part (a) alone, to
-/// run under `perf record`), and for the mock server's work per value (`VaultBenchmark`).
+/// run under `perf record`, and `sdk-cpu single` or `sdk-cpu batch` one row of it), and for the mock server's work per value (`VaultBenchmark`).
 /// Build with `-c release`; debug builds are an order of magnitude slower.
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.isEmpty { arguments = ["crypto"] }
@@ -32,12 +32,17 @@ while !arguments.isEmpty {
     case "sdk":
         await SDKBenchmark.run()
     case "sdk-cpu":
-        await SDKBenchmark.clientCPU()
+        var parts = SDKBenchmark.ClientCPUParts.both
+        if let first = arguments.first, let part = SDKBenchmark.ClientCPUParts(rawValue: first) {
+            parts = part
+            arguments.removeFirst()
+        }
+        await SDKBenchmark.clientCPU(parts)
     case "vault":
         VaultBenchmark.run()
     default:
         FileHandle.standardError.write(
-            Data("unknown benchmark suite '\(suite)'; available: crypto, envelope [BYTES...], csv [ROWS], sdk, sdk-cpu, vault\n".utf8))
+            Data("unknown benchmark suite '\(suite)'; available: crypto, envelope [BYTES...], csv [ROWS], sdk, sdk-cpu [single|batch], vault\n".utf8))
         exit(2)
     }
 }

@@ -1,13 +1,20 @@
 import Foundation
 
 /// The `X-Request-ID` (and envelope `rid`) of one attempt: a random UUID v4 in lowercase
-/// (PROTOCOL.md, sections 2 and 5), written straight from the UUID's bytes instead of
-/// through `uuidString` and `lowercased()`, which made two strings per attempt.
+/// (PROTOCOL.md, sections 2 and 5), written straight from its bytes instead of through
+/// `uuidString` and `lowercased()`, which made two strings per attempt.
+///
+/// The 122 random bits come from `SystemRandomNumberGenerator` (`getrandom` on Linux,
+/// `arc4random_buf` on Apple platforms), not from `UUID()`: on Linux that opens, reads
+/// and closes `/dev/urandom` for every UUID, three system calls per attempt.
 enum AttemptRequestID {
     static func make() -> String {
-        let uuid = UUID().uuid
-        return withUnsafeBytes(of: uuid) { bytes in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
+        var generator = SystemRandomNumberGenerator()
+        var uuid = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &uuid) { bytes in
+            bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+            bytes[8] = (bytes[8] & 0x3F) | 0x80  // variant 10 (RFC 9562)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
                 var out = 0
                 for (index, byte) in bytes.enumerated() {
                     if index == 4 || index == 6 || index == 8 || index == 10 {

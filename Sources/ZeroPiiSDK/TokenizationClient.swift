@@ -39,7 +39,9 @@ final class TokenizationClient: Sendable {
     private let deviceClock: any RetryClock
     /// The device clock corrected by ``clockOffset``: the server's time, as far as known.
     private let serverClock: ServerCorrectedClock
-    private let deadlineClock: any TokenClock
+    /// The time limits of this client's calls (and of its coalescer's callers), on the
+    /// token clock.
+    let callDeadlines: CallDeadlines
     private let callTimeLimit: TimeInterval?
     private let wireProfile: any WireProfile
     private let requestTimeout: TimeInterval
@@ -68,13 +70,16 @@ final class TokenizationClient: Sendable {
         deviceClock = configuration.retryClock
         serverClock = ServerCorrectedClock(base: configuration.retryClock, offset: clockOffset)
         retryLoop = RetryLoop(policy: retryPolicy, clock: serverClock)
-        deadlineClock = configuration.tokenClock
+        let callDeadlines = CallDeadlines(clock: configuration.tokenClock)
+        self.callDeadlines = callDeadlines
         callTimeLimit = Self.timeLimit(configuration.callTimeout)
         wireProfile = configuration.wireProfile.makeImplementation(allowsPlaintextFallback: configuration.allowsPlaintextFallback)
         requestTimeout = configuration.requestTimeout
         self.logger = logger
         coalescer = configuration.coalescing.map {
-            TokenizeCoalescer(options: $0, clock: configuration.tokenClock, callTimeLimit: Self.timeLimit(configuration.callTimeout), logger: logger)
+            TokenizeCoalescer(
+                options: $0, clock: configuration.tokenClock, deadlines: callDeadlines, callTimeLimit: Self.timeLimit(configuration.callTimeout),
+                logger: logger)
         }
         if baseURL == nil {
             logger.error("the API URL is not an absolute http(s) URL; every request will fail")
@@ -184,7 +189,7 @@ final class TokenizationClient: Sendable {
         guard let url = operation == .tokenize ? tokenizeURL : batchTokenizeURL else {
             return .failure(.invalidAPIURL)
         }
-        let result = await BoundedCall.run(timeLimit: callTimeLimit, clock: deadlineClock) {
+        let result = await BoundedCall.run(timeLimit: callTimeLimit, deadlines: callDeadlines) {
             await self.runAttempts(operation, url: url, body: body, decode: decode)
         }
         if case .failure(let failure) = result {

@@ -24,6 +24,7 @@ final class TokenizeCoalescer: @unchecked Sendable {
     private let window: TimeInterval
     private let maximumBatchSize: Int
     private let clock: any TokenClock
+    private let deadlines: CallDeadlines
     private let callTimeLimit: TimeInterval?
     private let logger: SDKLogger
 
@@ -41,13 +42,18 @@ final class TokenizeCoalescer: @unchecked Sendable {
 
     /// - Parameters:
     ///   - options: the window and batch size.
-    ///   - clock: measures the window and each caller's time limit.
+    ///   - clock: measures the window.
+    ///   - deadlines: watches each caller's time limit (the client's, on the same clock).
     ///   - callTimeLimit: seconds one caller may wait; nil for no limit.
     ///   - logger: the SDK's log (counts only, never values).
-    init(options: ZeroPiiConfiguration.Coalescing, clock: any TokenClock, callTimeLimit: TimeInterval?, logger: SDKLogger) {
+    init(
+        options: ZeroPiiConfiguration.Coalescing, clock: any TokenClock, deadlines: CallDeadlines, callTimeLimit: TimeInterval?,
+        logger: SDKLogger
+    ) {
         window = options.effectiveWindow
         maximumBatchSize = options.effectiveMaximumBatchSize
         self.clock = clock
+        self.deadlines = deadlines
         self.callTimeLimit = callTimeLimit
         self.logger = logger
     }
@@ -65,7 +71,7 @@ final class TokenizeCoalescer: @unchecked Sendable {
 
     /// The result `client` would have given for `value` alone, from a shared request.
     func tokenize(_ value: String, through client: TokenizationClient) async -> TokenizeResult {
-        let result = await BoundedCall.run(timeLimit: callTimeLimit, clock: clock) {
+        let result = await BoundedCall.run(timeLimit: callTimeLimit, deadlines: deadlines) {
             .success(await self.join(value, through: client).wait())
         }
         switch result {

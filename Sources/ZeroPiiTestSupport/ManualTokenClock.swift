@@ -18,7 +18,12 @@ public final class ManualTokenClock: TokenClock, @unchecked Sendable {
     // Sendable: all state is guarded by `lock`.
     private let lock = NSLock()
     private var current: TimeInterval
-    private var sleepers: [(id: UUID, deadline: TimeInterval, continuation: CheckedContinuation<Void, Error>)] = []
+    private var sleepers: [(id: UUID, deadline: TimeInterval, continuation: CheckedContinuation<Void, Error>)] = [] {
+        didSet { resumeWaitersForSleepers() }
+    }
+    /// Tasks in ``waitForSleepers(_:atMost:)``: each is resumed, with true, by the change
+    /// that brings the count of sleepers to what it waits for.
+    private var sleeperWaiters: [(id: UUID, count: Int, continuation: CheckedContinuation<Bool, Never>)] = []
 
     /// A clock reading `start` seconds.
     public init(start: TimeInterval = 1_000) {
@@ -29,6 +34,50 @@ public final class ManualTokenClock: TokenClock, @unchecked Sendable {
 
     /// How many sleeps are waiting for the clock to move.
     public var sleeperCount: Int { lock.withLock { sleepers.count } }
+
+    /// Returns true once exactly `count` sleeps wait for the clock to move (at once if
+    /// they do), or false if `seconds` of real time pass first or the waiting task is
+    /// cancelled. A test waits here before it moves the clock, so that the code under
+    /// test has started its sleep; the wait is told of every change, it does not poll,
+    /// and its limit runs on a Dispatch timer, not on the cooperative pool.
+    package func waitForSleepers(_ count: Int, atMost seconds: TimeInterval) async -> Bool {
+        let id = UUID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let reached: Bool = lock.withLock {
+                    if sleepers.count == count { return true }
+                    sleeperWaiters.append((id, count, continuation))
+                    return false
+                }
+                guard !reached else { return continuation.resume(returning: true) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.endSleeperWait(id) }
+                // A cancellation before the waiter was added found nothing to end.
+                if Task.isCancelled { endSleeperWait(id) }
+            }
+        } onCancel: {
+            endSleeperWait(id)
+        }
+    }
+
+    /// Resumes the waiter `id` with false, unless it was resumed already.
+    private func endSleeperWait(_ id: UUID) {
+        let waiter: CheckedContinuation<Bool, Never>? = lock.withLock {
+            guard let index = sleeperWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return sleeperWaiters.remove(at: index).continuation
+        }
+        waiter?.resume(returning: false)
+    }
+
+    /// Resumes the waiters whose count the sleepers reached. Called with `lock` held;
+    /// a continuation's resume only schedules its task, so it is safe under the lock.
+    private func resumeWaitersForSleepers() {
+        guard !sleeperWaiters.isEmpty else { return }
+        let count = sleepers.count
+        for waiter in sleeperWaiters where waiter.count == count {
+            waiter.continuation.resume(returning: true)
+        }
+        sleeperWaiters.removeAll { $0.count == count }
+    }
 
     /// Moves the clock forward and wakes every sleep whose deadline has passed.
     public func advance(by seconds: TimeInterval) {

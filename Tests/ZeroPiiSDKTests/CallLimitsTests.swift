@@ -48,19 +48,24 @@ final class EndlessRetryPolicy: NSObject, RetryPolicy, @unchecked Sendable {
 
 /// Lets requests through one at a time, when the test says so.
 final class RequestGate: @unchecked Sendable {
-    // Sendable: all state is guarded by `lock`.
+    // Sendable: `waiting` and `opened` are guarded by `lock`; `arrived` guards itself.
     private let lock = NSLock()
-    private var arrived = 0
+    private let arrived = Watched(0)
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var opened = false
 
-    var requestCount: Int { lock.withLock { arrived } }
+    var requestCount: Int { arrived.value }
+
+    /// True once `count` requests have arrived, false if `seconds` of real time pass first.
+    func waitForRequests(_ count: Int, atMost seconds: TimeInterval) async -> Bool {
+        await arrived.wait(atMost: seconds) { $0 >= count }
+    }
 
     /// Counts the request, then waits until ``open()`` unless `passes` lets it through.
     func pass(_ passes: (Int) -> Bool) async {
-        let number = lock.withLock { () -> Int in
-            arrived += 1
-            return arrived
+        let number = arrived.change { count -> Int in
+            count += 1
+            return count
         }
         guard !passes(number) else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -95,14 +100,21 @@ func waitUntil(atMost seconds: TimeInterval, _ condition: () -> Bool) async -> B
 func value<Value: Sendable>(of task: Task<Value, Never>, within seconds: TimeInterval) async -> Value? {
     let claimed = ClaimOnce()
     return await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+        // A cancelled watchdog returns without claiming: otherwise, woken by the cancel on
+        // another thread, it could claim before the value does and report nil for a task
+        // that finished in time.
         let watchdog = Task {
-            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            do {
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            } catch {
+                return
+            }
             if claimed.claim() { continuation.resume(returning: nil) }
         }
         Task {
             let value = await task.value
-            watchdog.cancel()
             if claimed.claim() { continuation.resume(returning: value) }
+            watchdog.cancel()
         }
     }
 }
@@ -128,8 +140,9 @@ struct CallLimitsTests {
         let client = makeClient(server: server, provider: provider) { $0.tokenClock = clock }
         let cancelled = Task { await client.tokenize("first") }
         let patient = Task { await client.tokenize("second") }
-        // Two call limits, the provider timeout and the provider's own 10 s fetch.
-        try #require(await waitUntil(atMost: 600) { clock.sleeperCount == 4 })
+        // Two call limits, watched by the client's one timer, the provider timeout and the
+        // provider's own 10 s fetch.
+        try #require(await waitUntil(atMost: 600) { client.callDeadlines.pendingCount == 2 && clock.sleeperCount == 3 })
         #expect(provider.calls == 1)
 
         let started = Date()

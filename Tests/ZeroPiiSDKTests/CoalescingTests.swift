@@ -181,8 +181,8 @@ struct CoalescingTests {
         let first = Task { await client.tokenize("one") }
         let second = Task { await client.tokenize("two") }
         await waitUntil("the batch reached the transport") { held.arrived == 1 }
-        // The two callers' limits and the shared request's own.
-        await waitUntil("three time limits are running") { clock.sleeperCount == 3 }
+        // The two callers' limits and the shared request's own, all watched by one timer.
+        await waitUntil("three time limits are running") { client.callDeadlines.pendingCount == 3 && clock.sleeperCount == 1 }
         clock.advance(by: 10)
         #expect(await first.value.errorKind == .timeout)
         #expect(await second.value.errorKind == .timeout)

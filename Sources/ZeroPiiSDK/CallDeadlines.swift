@@ -1,0 +1,122 @@
+import Foundation
+
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiAuth)
+import ZeroPiiAuth
+#endif
+
+/// The time limits of every call of one client, watched by one sleep of the clock.
+///
+/// A call registers its deadline when it starts and removes it when it ends. One timer
+/// task sleeps until the earliest deadline registered; when it wakes it ends the calls
+/// that are due, then sleeps until the next pending deadline, or stops when none is
+/// left. So a call that finishes in time costs an insert and a removal under a lock:
+/// no task of its own, and no sleeping task to cancel, which would wake a thread. The
+/// timer wakes once per deadline it was set for, however many calls came and went in
+/// between (with the default 120 s limit, once in two minutes at most).
+///
+/// Deadlines come from one clock and one limit per client, so a later call's deadline
+/// is never earlier than one already registered; one that is (a clock moved back by
+/// a test, another limit) replaces the timer with one set for it.
+final class CallDeadlines: @unchecked Sendable {
+    // Sendable: the mutable state below is guarded by `lock`; `clock` is immutable.
+    private let lock = NSLock()
+    private let clock: any TokenClock
+    private var pending: [Int: Deadline] = [:]
+    private var lastID = 0
+    /// The running timer: when it wakes, and which one it is (a replaced timer finds
+    /// its number out of date and stops). Nil when no timer runs.
+    private var timer: (wakeAt: TimeInterval, number: Int, task: Task<Void, Never>)?
+    private var timersStarted = 0
+
+    private struct Deadline {
+        let time: TimeInterval
+        let expire: @Sendable () -> Void
+    }
+
+    /// A registered deadline, to remove when its call ends first.
+    struct Registration: Sendable {
+        fileprivate let id: Int
+    }
+
+    /// - Parameter clock: the client's monotonic clock (the token clock; a manual one in tests).
+    init(clock: any TokenClock) {
+        self.clock = clock
+    }
+
+    /// How many deadlines are registered and not yet removed or expired.
+    var pendingCount: Int { lock.withLock { pending.count } }
+
+    /// Whether a timer task is running (asleep, or ending the calls that are due).
+    var timerIsRunning: Bool { lock.withLock { timer != nil } }
+
+    /// The running timer's task (for tests: its value comes when the timer stops, and a
+    /// replaced timer's when it has seen that it was).
+    var timerTask: Task<Void, Never>? { lock.withLock { timer?.task } }
+
+    /// How many timer tasks were started so far (for tests: calls that come and go while
+    /// one is running start none).
+    var timerStartCount: Int { lock.withLock { timersStarted } }
+
+    /// Calls `expire` once `seconds` have passed on the clock, unless the registration is
+    /// removed first. `expire` runs on the timer's task, outside any lock.
+    func register(after seconds: TimeInterval, expire: @escaping @Sendable () -> Void) -> Registration {
+        let time = clock.now() + seconds
+        let (registration, replaced): (Registration, Task<Void, Never>?) = lock.withLock {
+            lastID &+= 1
+            pending[lastID] = Deadline(time: time, expire: expire)
+            var replaced: Task<Void, Never>?
+            if let timer {
+                guard time < timer.wakeAt else { return (Registration(id: lastID), nil) }
+                replaced = timer.task
+            }
+            startTimer(wakeAt: time)
+            return (Registration(id: lastID), replaced)
+        }
+        replaced?.cancel()
+        return registration
+    }
+
+    /// Forgets a deadline whose call ended; nothing happens if it expired already. The
+    /// timer is left asleep: waking it would cost more than its one later wake-up.
+    func remove(_ registration: Registration) {
+        _ = lock.withLock { pending.removeValue(forKey: registration.id) }
+    }
+
+    /// Starts a timer for `wakeAt`. Called with `lock` held.
+    private func startTimer(wakeAt: TimeInterval) {
+        timersStarted += 1
+        let number = timersStarted
+        // Detached: the timer serves every caller, so it takes none of the registering
+        // caller's priority, task-local values or actor.
+        let task = Task.detached { [self] in await runTimer(number: number, wakeAt: wakeAt) }
+        timer = (wakeAt, number, task)
+    }
+
+    private func runTimer(number: Int, wakeAt: TimeInterval) async {
+        var target = wakeAt
+        while true {
+            do {
+                try await clock.sleep(seconds: target - clock.now())
+            } catch {
+                return  // replaced by a timer for an earlier deadline
+            }
+            // Due is what the sleep was for (`target`), not a fresh reading of the clock,
+            // so rounding cannot leave a deadline pending for ever after its sleep ended.
+            let (due, next): ([Deadline], TimeInterval?) = lock.withLock {
+                guard timer?.number == number else { return ([], nil) }
+                let dueIDs = pending.filter { $0.value.time <= target }.map(\.key)
+                let due = dueIDs.compactMap { pending.removeValue(forKey: $0) }
+                guard let earliest = pending.values.lazy.map(\.time).min() else {
+                    timer = nil
+                    return (due, nil)
+                }
+                timer?.wakeAt = earliest
+                return (due, earliest)
+            }
+            due.forEach { $0.expire() }
+            guard let next else { return }
+            target = next
+        }
+    }
+}
