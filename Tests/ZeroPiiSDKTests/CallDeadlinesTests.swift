@@ -138,20 +138,29 @@ struct CallDeadlinesTests {
         #expect(client.callDeadlines.timerStartCount == 2)
     }
 
-    @Test func hangingCallsUnderContentionEachTimeOutOnceAtTheirLimit() async throws {
-        let clock = ManualTokenClock()
-        let gate = RequestGate()
+    /// A client with a 5 s time limit on `clock` whose transport answers a request at
+    /// once when `answeredAtOnce` says so for its body, and otherwise holds it at `gate`,
+    /// ignoring cancellation, until the gate opens.
+    private static func gatedClient(
+        clock: ManualTokenClock, gate: RequestGate, answeredAtOnce: @escaping @Sendable (String) -> Bool
+    ) -> TokenizationClient {
         let server = InTestServer()
-        let client = makeClient(server: server, wireProfile: .plaintext) { configuration in
+        return makeClient(server: server, wireProfile: .plaintext) { configuration in
             configuration.tokenClock = clock
             configuration.callTimeout = 5
             configuration.transport = ClosureTransport { request in
-                // "hang-" values wait for the gate, ignoring cancellation; the others are answered.
-                let hangs = String(decoding: request.body, as: UTF8.self).contains("hang-")
-                await gate.pass { _ in !hangs }
+                let atOnce = answeredAtOnce(String(decoding: request.body, as: UTF8.self))
+                await gate.pass { _ in atOnce }
                 return server.handle(request)
             }
         }
+    }
+
+    @Test func hangingCallsUnderContentionEachTimeOutOnceAtTheirLimit() async throws {
+        let clock = ManualTokenClock()
+        let gate = RequestGate()
+        // "hang-" values wait for the gate, ignoring cancellation; the others are answered.
+        let client = Self.gatedClient(clock: clock, gate: gate) { !$0.contains("hang-") }
         let values = (0..<200).map { $0.isMultiple(of: 2) ? "answer-\($0)" : "hang-\($0)" }
         let calls = values.map { sent in Task { await client.tokenize(sent) } }
         try #require(await gate.waitForRequests(200, atMost: patience), "every call's request reached the transport")
@@ -176,15 +185,7 @@ struct CallDeadlinesTests {
     @Test func aCancelledCallRemovesItsDeadlineAndOthersKeepTheirs() async throws {
         let clock = ManualTokenClock()
         let gate = RequestGate()
-        let server = InTestServer()
-        let client = makeClient(server: server, wireProfile: .plaintext) { configuration in
-            configuration.tokenClock = clock
-            configuration.callTimeout = 5
-            configuration.transport = ClosureTransport { request in
-                await gate.pass { _ in false }
-                return server.handle(request)
-            }
-        }
+        let client = Self.gatedClient(clock: clock, gate: gate) { _ in false }
         let cancelled = Task { await client.tokenize("cancelled") }
         let kept = Task { await client.tokenize("kept") }
         try #require(await gate.waitForRequests(2, atMost: patience), "both requests reached the transport")
