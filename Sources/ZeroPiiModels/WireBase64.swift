@@ -86,12 +86,17 @@ enum WireBase64 {
             var badLanes: UInt64 = 0
             defer { invalid |= badLanes == 0 ? 0 : -1 }
             if let source = text.baseAddress {
+                let target = UnsafeMutableRawPointer(out.baseAddress!)
                 while index + 8 <= fullGroups * 4 {
                     let (sextets, bad) = Self.sextets(UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
                     badLanes |= bad
-                    var group: UInt64 = 0
-                    for lane in 0..<8 { group |= (sextets >> UInt64(8 * lane) & 0x3F) << UInt64(42 - 6 * lane) }
-                    for offset in 0..<6 { out[written + offset] = UInt8(truncatingIfNeeded: group >> UInt64(40 - 8 * offset)) }
+                    let group = Self.packed(sextets)
+                    if written + 8 <= decodedCount {
+                        // Eight bytes stored, six meant: the next group or the tail overwrites the two after them.
+                        target.storeBytes(of: (group << 16).bigEndian, toByteOffset: written, as: UInt64.self)
+                    } else {
+                        for offset in 0..<6 { out[written + offset] = UInt8(truncatingIfNeeded: group >> UInt64(40 - 8 * offset)) }
+                    }
                     index += 8
                     written += 6
                 }
@@ -128,6 +133,17 @@ enum WireBase64 {
     @inline(__always)
     private static func atLeast(_ x: UInt64, _ bound: UInt8) -> UInt64 {
         (x &+ lanes &* UInt64(0x80 - bound)) & highBits
+    }
+
+    /// The 48 bits that eight sextets (one per byte lane, the first character's in the
+    /// lowest lane) stand for, the first character's bits highest: neighbouring lanes are
+    /// joined into 12-bit pairs, then pairs into 24-bit groups, a few shifts and masks in
+    /// all rather than a shift per lane.
+    @inline(__always)
+    private static func packed(_ sextets: UInt64) -> UInt64 {
+        let pairs = ((sextets & 0x003F_003F_003F_003F) << 6) | ((sextets >> 8) & 0x003F_003F_003F_003F)
+        let groups = ((pairs & 0x0000_0FFF_0000_0FFF) << 12) | ((pairs >> 16) & 0x0000_0FFF_0000_0FFF)
+        return (groups & 0xFF_FFFF) << 24 | (groups >> 32) & 0xFF_FFFF
     }
 
     /// The characters of eight sextets, one in each byte lane, by the same arithmetic as
