@@ -74,7 +74,7 @@ struct CleverTapProfileTests {
         let client = makeClient(server: server, wireProfile: .cleverTapCompatible, log: log) { $0.allowsPlaintextFallback = true }
         let first = await client.tokenize("alice@example.com")
         #expect(first.isSuccess && first.token == InTestServer.token(for: "alice@example.com"))
-        #expect(server.requests.count == 2)
+        try #require(server.requests.count == 2)
         #expect(Self.isEncrypted(server.requests[0]))
         let plain = server.requests[1]
         #expect(!Self.isEncrypted(plain) && plain.header("X-ZeroPii-Encryption") == nil)
@@ -91,7 +91,7 @@ struct CleverTapProfileTests {
         server.script(status: 419, code: "decryption_failed")
         let twice = await client.tokenize("carol@example.com")
         #expect(!twice.isSuccess && twice.httpStatusCode == 419)
-        #expect(server.requests.count == 5)
+        try #require(server.requests.count == 5)
         #expect(Self.isEncrypted(server.requests[3]) && !Self.isEncrypted(server.requests[4]))
     }
 
