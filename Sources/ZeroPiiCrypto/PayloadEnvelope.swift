@@ -193,16 +193,13 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
     private func withEngineAndAssociatedData<Result>(
         _ direction: Direction, _ body: (GCMEngine, UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        let engine: GCMEngine
-        switch direction {
-        case .request: engine = requestEngine
-        // A 32-byte key is always a valid AES key, so this cannot throw.
-        case .response: engine = keys.withUnsafeBytes { try! GCMEngine(key: UnsafeRawBufferPointer(rebasing: $0[Self.keyByteCount...])) }
-        }
         switch direction {
         case .request:
+            let engine = requestEngine
             return try requestAAD.withUnsafeBytes { try body(engine, $0) }
         case .response:
+            // A 32-byte key is always a valid AES key, so this cannot throw.
+            let engine = keys.withUnsafeBytes { try! GCMEngine(key: UnsafeRawBufferPointer(rebasing: $0[Self.keyByteCount...])) }
             let aad = Self.associatedData("zeropii/v1|response|", operation, requestID, timestamp: nil)
             return try aad.withUnsafeBytes { try body(engine, $0) }
         }
