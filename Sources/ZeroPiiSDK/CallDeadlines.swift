@@ -101,11 +101,16 @@ final class CallDeadlines: @unchecked Sendable {
             } catch {
                 return  // replaced by a timer for an earlier deadline
             }
-            // Due is what the sleep was for (`target`), not a fresh reading of the clock,
-            // so rounding cannot leave a deadline pending for ever after its sleep ended.
+            // Due is everything up to what the sleep was for (`target`) or, when the
+            // timer woke later than that, up to the clock's reading: a burst of calls that
+            // registered microseconds apart then ends in one pass, not one sleep and one
+            // scan of all pending deadlines each (with thousands of calls expiring
+            // together that took seconds, and made later deadlines fire late). `target`
+            // stays the floor, so rounding cannot leave a deadline pending for ever.
+            let dueBy = Swift.max(target, clock.now())
             let (due, next): ([Deadline], TimeInterval?) = lock.withLock {
                 guard timer?.number == number else { return ([], nil) }
-                let dueIDs = pending.filter { $0.value.time <= target }.map(\.key)
+                let dueIDs = pending.filter { $0.value.time <= dueBy }.map(\.key)
                 let due = dueIDs.compactMap { pending.removeValue(forKey: $0) }
                 guard let earliest = pending.values.lazy.map(\.time).min() else {
                     timer = nil

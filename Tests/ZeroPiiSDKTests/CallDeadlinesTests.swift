@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiAuth
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
@@ -32,6 +33,25 @@ private final class ExpiryTally: Sendable {
 /// in flight a spinning test holds one of the cooperative pool's threads, which starved
 /// other suites under ThreadSanitizer.
 struct CallDeadlinesTests {
+    /// Thousands of deadlines microseconds apart whose time has all passed when the
+    /// timer wakes end in one pass: one sleep, not one per deadline (an outside test
+    /// found a burst of 4,000 expiring calls making a new call's limit fire 1.9 s late).
+    @Test func aBurstOfPassedDeadlinesEndsInOnePass() async throws {
+        let clock = SleepCountingClock(ManualTokenClock())
+        let deadlines = CallDeadlines(clock: clock)
+        let expired = Watched<Int>(0)
+        for index in 0..<2000 {
+            _ = deadlines.register(after: 1 + Double(index) * 1e-6) { expired.change { $0 += 1 } }
+        }
+        try #require(await clock.manual.waitForSleepers(1, atMost: patience), "the timer sleeps")
+        let timer = try #require(deadlines.timerTask)
+        clock.manual.advance(by: 2)
+        try #require(await expired.wait(atMost: patience) { $0 == 2000 }, "every deadline expired")
+        try #require(await value(of: timer, within: patience) != nil, "the timer stopped")
+        #expect(deadlines.pendingCount == 0)
+        #expect(clock.sleepCount == 1)
+    }
+
     @Test func deadlinesExpireOnceInTheirOrderAndARemovedOneNever() async throws {
         let clock = ManualTokenClock()
         let deadlines = CallDeadlines(clock: clock)
@@ -196,5 +216,24 @@ struct CallDeadlinesTests {
         gate.open()
         #expect(try #require(await value(of: kept, within: patience)).token == InTestServer.token(for: "kept"))
         #expect(client.callDeadlines.pendingCount == 0)
+    }
+}
+
+/// A token clock that counts its sleeps, over a ``ManualTokenClock``.
+private final class SleepCountingClock: TokenClock, @unchecked Sendable {
+    // Sendable: `sleeps` is guarded by `lock`; `manual` is Sendable.
+    let manual: ManualTokenClock
+    private let lock = NSLock()
+    private var sleeps = 0
+
+    init(_ manual: ManualTokenClock) { self.manual = manual }
+
+    var sleepCount: Int { lock.withLock { sleeps } }
+
+    func now() -> TimeInterval { manual.now() }
+
+    func sleep(seconds: TimeInterval) async throws {
+        lock.withLock { sleeps += 1 }
+        try await manual.sleep(seconds: seconds)
     }
 }
