@@ -265,8 +265,12 @@ final class TokenizationClient: Sendable {
             logger.info("\(operation.label): the transport cancelled the request")
             return .finished(.failure(.cancelled))
         } catch let error as TransportError {
-            logger.info("\(operation.label): no HTTP response (\(error.description))")
-            return .retryable(statusCode: nil, retryAfter: nil, final: .failure(.network(error.description)))
+            // The message names the kind of failure, and a detail only in the forms this
+            // package's transport writes: an app's transport may have put the request's
+            // body or headers in its error.
+            let text = error.descriptionForMessages
+            logger.info("\(operation.label): no HTTP response (\(text))")
+            return .retryable(statusCode: nil, retryAfter: nil, final: .failure(.network(text)))
         }
     }
 

@@ -12,7 +12,11 @@ public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomS
     }
 
     private let code: Code
-    /// Extra detail that is safe to show (for example a system error code).
+    /// Extra detail that is safe to show (for example a system error code). The SDK
+    /// repeats it in its own messages and logs only when it is one of the forms
+    /// ``URLSessionTransport`` writes (`no HTTP response`, `URLError` and a code); an
+    /// app's transport can put anything here, request bodies and headers included, so
+    /// any other detail stays on this error for the app alone.
     public let detail: String?
 
     private init(_ code: Code, detail: String? = nil) {
@@ -44,12 +48,32 @@ public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomS
     public var errorDescription: String? { description }
 
     public var description: String {
-        let base: String
+        detail.map { "\(kindDescription) (\($0))" } ?? kindDescription
+    }
+
+    private var kindDescription: String {
         switch code {
-        case .timedOut: base = "the request timed out"
-        case .connectionFailed: base = "the connection failed"
-        case .cancelled: base = "the request was cancelled"
+        case .timedOut: "the request timed out"
+        case .connectionFailed: "the connection failed"
+        case .cancelled: "the request was cancelled"
         }
-        return detail.map { "\(base) (\($0))" } ?? base
+    }
+
+    /// The description with the detail only when it is one the package's own transport
+    /// writes, for the SDK's messages and log lines, which must never carry personal
+    /// data or an access token whatever an app's transport put in its error.
+    package var descriptionForMessages: String {
+        guard let detail, Self.isOwnDetail(detail) else { return kindDescription }
+        return "\(kindDescription) (\(detail))"
+    }
+
+    /// `no HTTP response`, or `URLError` and a decimal code, possibly negative.
+    private static func isOwnDetail(_ detail: String) -> Bool {
+        if detail == "no HTTP response" { return true }
+        let prefix = "URLError "
+        guard detail.hasPrefix(prefix) else { return false }
+        let code = detail.dropFirst(prefix.count)
+        let digits = code.hasPrefix("-") ? code.dropFirst() : code
+        return !digits.isEmpty && digits.count <= 10 && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }

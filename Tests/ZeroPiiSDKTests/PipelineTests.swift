@@ -82,6 +82,35 @@ struct PipelineTests {
         #expect(result.isSuccess && result.token == InTestServer.token(for: "value"))
     }
 
+    /// An app's transport may put anything in its error's detail, the request's body and
+    /// headers included: the result's message and the log lines name the failure, and
+    /// show a detail only in the forms the package's own transport writes (found by an
+    /// outside test: the value and the access token came back verbatim).
+    @Test func anAppTransportsErrorDetailIsNotRepeated() async throws {
+        let server = InTestServer()
+        let log = CapturedLog()
+        let client = makeClient(server: server, wireProfile: .plaintext, log: log) { configuration in
+            configuration.transport = ClosureTransport { request in
+                let leak = "reset while sending \(String(decoding: request.body, as: UTF8.self)) \(request.header("Authorization") ?? "")"
+                throw TransportError.connectionFailed(detail: leak)
+            }
+        }
+        let result = await client.tokenize("alice.secret@example.com")
+        #expect(result.errorKind == .network)
+        let message = try #require(result.errorMessage)
+        #expect(message == "the network request failed: the connection failed")
+        for text in log.all + [message, result.description] {
+            #expect(!text.contains("alice.secret") && !text.contains("secret-access-token"), "\(text)")
+        }
+        #expect(log.all.contains { $0.contains("no HTTP response (the connection failed)") })
+
+        // The package's own forms of detail still show.
+        #expect(TransportError.connectionFailed(detail: "URLError -1004").descriptionForMessages == "the connection failed (URLError -1004)")
+        #expect(TransportError.connectionFailed(detail: "no HTTP response").descriptionForMessages == "the connection failed (no HTTP response)")
+        #expect(TransportError.connectionFailed(detail: "URLError -1004 alice").descriptionForMessages == "the connection failed")
+        #expect(TransportError.connectionFailed(detail: "URLError ").descriptionForMessages == "the connection failed")
+    }
+
     @Test func networkFailuresAreRetriedWithANilStatus() async throws {
         final class Policy: NSObject, RetryPolicy, @unchecked Sendable {
             var statuses: [Int?] = []
