@@ -20,7 +20,11 @@ extension ZeroPiiConfiguration {
     /// A batch the server rejects as a whole with 400 or 413 (one empty or oversized
     /// value is enough) is split in halves and each half sent again, down to single
     /// values, so a bad value fails only its own callers; this costs at most about twice
-    /// the requests that one-request-per-call would have made. Other failures (network,
+    /// the requests that one-request-per-call would have made. Each halving is one more
+    /// round trip, one after the other: when a batch of n values holds a rejected value,
+    /// its other callers have their answers after up to about log2(n) + 1 round trips
+    /// (11 for 1000 values), and a ``ZeroPiiConfiguration/callTimeout`` shorter than
+    /// that ends their wait first. Other failures (network,
     /// authentication, 5xx after the ``/ZeroPiiRetry/RetryPolicy``) concern the whole
     /// request and reach every caller in it. A value that is alone when its window
     /// closes goes to the single-value endpoint, as without coalescing.
