@@ -19,11 +19,10 @@ public final class ManualTokenClock: TokenClock, @unchecked Sendable {
     private let lock = NSLock()
     private var current: TimeInterval
     private var sleepers: [(id: UUID, deadline: TimeInterval, continuation: CheckedContinuation<Void, Error>)] = [] {
-        didSet { resumeWaitersForSleepers() }
+        didSet { sleeperCounts.change { $0 = sleepers.count } }
     }
-    /// Tasks in ``waitForSleepers(_:atMost:)``: each is resumed, with true, by the change
-    /// that brings the count of sleepers to what it waits for.
-    private var sleeperWaiters: [(id: UUID, count: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+    /// The count of sleepers, for ``waitForSleepers(_:atMost:)`` to wait on.
+    private let sleeperCounts = Watched(0)
 
     /// A clock reading `start` seconds.
     public init(start: TimeInterval = 1_000) {
@@ -41,42 +40,7 @@ public final class ManualTokenClock: TokenClock, @unchecked Sendable {
     /// test has started its sleep; the wait is told of every change, it does not poll,
     /// and its limit runs on a Dispatch timer, not on the cooperative pool.
     package func waitForSleepers(_ count: Int, atMost seconds: TimeInterval) async -> Bool {
-        let id = UUID()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let reached: Bool = lock.withLock {
-                    if sleepers.count == count { return true }
-                    sleeperWaiters.append((id, count, continuation))
-                    return false
-                }
-                guard !reached else { return continuation.resume(returning: true) }
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.endSleeperWait(id) }
-                // A cancellation before the waiter was added found nothing to end.
-                if Task.isCancelled { endSleeperWait(id) }
-            }
-        } onCancel: {
-            endSleeperWait(id)
-        }
-    }
-
-    /// Resumes the waiter `id` with false, unless it was resumed already.
-    private func endSleeperWait(_ id: UUID) {
-        let waiter: CheckedContinuation<Bool, Never>? = lock.withLock {
-            guard let index = sleeperWaiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return sleeperWaiters.remove(at: index).continuation
-        }
-        waiter?.resume(returning: false)
-    }
-
-    /// Resumes the waiters whose count the sleepers reached. Called with `lock` held;
-    /// a continuation's resume only schedules its task, so it is safe under the lock.
-    private func resumeWaitersForSleepers() {
-        guard !sleeperWaiters.isEmpty else { return }
-        let count = sleepers.count
-        for waiter in sleeperWaiters where waiter.count == count {
-            waiter.continuation.resume(returning: true)
-        }
-        sleeperWaiters.removeAll { $0.count == count }
+        await sleeperCounts.wait(atMost: seconds) { $0 == count }
     }
 
     /// Moves the clock forward and wakes every sleep whose deadline has passed.

@@ -2,19 +2,20 @@ import Foundation
 
 /// A value that tests change under a lock and wait on: every change resumes the tasks
 /// waiting for a condition it made true, so a wait takes no thread and no polling.
-final class Watched<Value: Sendable>: @unchecked Sendable {
+/// (``ManualTokenClock`` keeps its count of sleepers in one.)
+package final class Watched<Value: Sendable>: @unchecked Sendable {
     // Sendable: all state is guarded by `lock`.
     private let lock = NSLock()
     private var current: Value
     private var waiters: [(id: UUID, condition: @Sendable (Value) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
 
-    init(_ value: Value) { current = value }
+    package init(_ value: Value) { current = value }
 
-    var value: Value { lock.withLock { current } }
+    package var value: Value { lock.withLock { current } }
 
     /// Changes the value and wakes the waiters it satisfies; returns what `body` returns.
     @discardableResult
-    func change<Returned>(_ body: (inout Value) -> Returned) -> Returned {
+    package func change<Returned>(_ body: (inout Value) -> Returned) -> Returned {
         let (returned, satisfied): (Returned, [CheckedContinuation<Bool, Never>]) = lock.withLock {
             let returned = body(&current)
             let value = current
@@ -29,7 +30,7 @@ final class Watched<Value: Sendable>: @unchecked Sendable {
     /// True once `condition` holds (at once if it does), false if `seconds` of real time
     /// pass first or the waiting task is cancelled. The limit runs on a Dispatch timer,
     /// so it ends the wait even while the cooperative pool is busy.
-    func wait(atMost seconds: TimeInterval, until condition: @escaping @Sendable (Value) -> Bool) async -> Bool {
+    package func wait(atMost seconds: TimeInterval, until condition: @escaping @Sendable (Value) -> Bool) async -> Bool {
         let id = UUID()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
