@@ -22,11 +22,6 @@ struct GCMEngine: Sendable {
         cipher = try BitslicedAES(key: key)
     }
 
-    /// An engine over a key already expanded, shared with other engines.
-    init(cipher: BitslicedAES) {
-        self.cipher = cipher
-    }
-
     /// Encrypts `text` into `output` (same length) and writes the 16-byte tag.
     func seal(
         nonce: UnsafeRawBufferPointer,
