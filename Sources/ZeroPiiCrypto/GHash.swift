@@ -14,19 +14,14 @@
 /// previous five-comb version spend more instructions moving values than multiplying.
 /// The 128-bit multiplication uses Karatsuba (three 64-bit products per half), and the
 /// reduction works in GCM's bit-reflected order; the overall shape follows BearSSL's
-/// `ghash_ctmul64`.
+/// `ghash_ctmul64`. Long inputs are hashed four blocks per reduction, with H², H³ and
+/// H⁴ computed for that input and wiped after it.
 ///
 /// There are no branches and no memory accesses that depend on the hash key or
 /// the data.
 struct GHash {
-    /// The hash key H, pre-split into combs for each Karatsuba operand, as is and
-    /// bit-reversed.
-    private let keyLow: Combs
-    private let keyHigh: Combs
-    private let keySum: Combs
-    private let reversedKeyLow: Combs
-    private let reversedKeyHigh: Combs
-    private let reversedKeySum: Combs
+    /// The hash key H, pre-split into combs.
+    private let key: KeyCombs
 
     /// The running value Y, as two big-endian halves: `high` is bytes 0..<8.
     private var accumulatorHigh: UInt64 = 0
@@ -34,16 +29,10 @@ struct GHash {
 
     /// Creates a GHASH over the 16-byte hash key `key`.
     init(key: UnsafeRawPointer) {
-        let high = UInt64(bigEndian: key.loadUnaligned(as: UInt64.self))
-        let low = UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        keyHigh = Combs(high)
-        keyLow = Combs(low)
-        keySum = Combs(high ^ low)
-        let reversedHigh = Self.reversed(high)
-        let reversedLow = Self.reversed(low)
-        reversedKeyHigh = Combs(reversedHigh)
-        reversedKeyLow = Combs(reversedLow)
-        reversedKeySum = Combs(reversedHigh ^ reversedLow)
+        self.key = KeyCombs(
+            high: UInt64(bigEndian: key.loadUnaligned(as: UInt64.self)),
+            low: UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        )
     }
 
     /// A GHASH with the same key and nothing absorbed yet.
@@ -64,6 +53,27 @@ struct GHash {
     /// associated data and the ciphertext).
     mutating func update(_ bytes: UnsafeRawPointer, count: Int) {
         var offset = 0
+        if count >= Self.aggregationThreshold {
+            // Four blocks at a time: Y' = (Y ⊕ X1)·H⁴ ⊕ X2·H³ ⊕ X3·H² ⊕ X4·H. The products
+            // are linear in their halves, so they are added up unreduced and reversed
+            // back, shifted and reduced once per four blocks rather than once per block.
+            var powers = (square: power(of: key, times: key), cube: KeyCombs(high: 0, low: 0), fourth: KeyCombs(high: 0, low: 0))
+            powers.cube = power(of: powers.square, times: key)
+            powers.fourth = power(of: powers.square, times: powers.square)
+            defer { Wipe.value(&powers, .ghashKey) }
+            while offset &+ 64 <= count {
+                @inline(__always) func word(_ index: Int) -> UInt64 {
+                    UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 8 &* index, as: UInt64.self))
+                }
+                var product = UnreducedProduct()
+                product.add(high: accumulatorHigh ^ word(0), low: accumulatorLow ^ word(1), times: powers.fourth)
+                product.add(high: word(2), low: word(3), times: powers.cube)
+                product.add(high: word(4), low: word(5), times: powers.square)
+                product.add(high: word(6), low: word(7), times: key)
+                (accumulatorHigh, accumulatorLow) = product.reduced()
+                offset &+= 64
+            }
+        }
         while offset &+ 16 <= count {
             absorb(
                 high: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
@@ -93,45 +103,106 @@ struct GHash {
     /// Y = (Y ⊕ X) · H.
     @inline(__always)
     private mutating func absorb(high: UInt64, low: UInt64) {
-        let yHigh = accumulatorHigh ^ high
-        let yLow = accumulatorLow ^ low
-        let reversedHigh = Self.reversed(yHigh)
-        let reversedLow = Self.reversed(yLow)
+        var product = UnreducedProduct()
+        product.add(high: accumulatorHigh ^ high, low: accumulatorLow ^ low, times: key)
+        (accumulatorHigh, accumulatorLow) = product.reduced()
+    }
 
-        // Karatsuba on the low halves of the three products, then on their high halves
-        // (from the reversed operands; reversing a 127-bit product and taking 64 bits
-        // leaves the high half one place to the left, hence the shift).
-        let lowLow = Self.multiplyLow(yLow, keyLow)
-        let highLow = Self.multiplyLow(yHigh, keyHigh)
-        let sumLow = Self.multiplyLow(yLow ^ yHigh, keySum) ^ lowLow ^ highLow
-        let lowHighReversed = Self.multiplyLow(reversedLow, reversedKeyLow)
-        let highHighReversed = Self.multiplyLow(reversedHigh, reversedKeyHigh)
-        let sumHighReversed = Self.multiplyLow(reversedLow ^ reversedHigh, reversedKeySum) ^ lowHighReversed ^ highHighReversed
-        let lowHigh = Self.reversed(lowHighReversed) &>> 1
-        let highHigh = Self.reversed(highHighReversed) &>> 1
-        let sumHigh = Self.reversed(sumHighReversed) &>> 1
+    /// `multiplicand · multiplier` in GHASH's field, split into combs: for the powers of H.
+    private func power(of multiplicand: KeyCombs, times multiplier: KeyCombs) -> KeyCombs {
+        var product = UnreducedProduct()
+        product.add(high: multiplicand.high, low: multiplicand.low, times: multiplier)
+        let (high, low) = product.reduced()
+        return KeyCombs(high: high, low: low)
+    }
 
-        // The 255-bit product of the bit-reflected operands, v3 (most significant) to v0.
-        var v0 = lowLow
-        var v1 = lowHigh ^ sumLow
-        var v2 = highLow ^ sumHigh
-        var v3 = highHigh
+    /// Inputs of at least this many bytes are hashed four blocks at a time. Below it,
+    /// computing H², H³ and H⁴ (three multiplications) costs more than it saves.
+    static let aggregationThreshold = 512
 
-        // Reflection leaves the product one bit short of 256; shift it into place.
-        v3 = (v3 &<< 1) | (v2 &>> 63)
-        v2 = (v2 &<< 1) | (v1 &>> 63)
-        v1 = (v1 &<< 1) | (v0 &>> 63)
-        v0 = v0 &<< 1
+    /// One factor of a GHASH multiplication (H or a power of it), pre-split into combs
+    /// for each Karatsuba operand, as is and bit-reversed.
+    struct KeyCombs {
+        let high: UInt64
+        let low: UInt64
+        let highCombs: Combs
+        let lowCombs: Combs
+        let sumCombs: Combs
+        let reversedHighCombs: Combs
+        let reversedLowCombs: Combs
+        let reversedSumCombs: Combs
 
-        // Reduce modulo x^128 + x^7 + x^2 + x + 1: each coefficient of x^(128+i) folds
-        // onto x^i, x^(i+1), x^(i+2) and x^(i+7), which in reflected order are right shifts.
-        v2 ^= v0 ^ (v0 &>> 1) ^ (v0 &>> 2) ^ (v0 &>> 7)
-        v1 ^= (v0 &<< 63) ^ (v0 &<< 62) ^ (v0 &<< 57)
-        v3 ^= v1 ^ (v1 &>> 1) ^ (v1 &>> 2) ^ (v1 &>> 7)
-        v2 ^= (v1 &<< 63) ^ (v1 &<< 62) ^ (v1 &<< 57)
+        @inline(__always)
+        init(high: UInt64, low: UInt64) {
+            self.high = high
+            self.low = low
+            highCombs = Combs(high)
+            lowCombs = Combs(low)
+            sumCombs = Combs(high ^ low)
+            let reversedHigh = GHash.reversed(high)
+            let reversedLow = GHash.reversed(low)
+            reversedHighCombs = Combs(reversedHigh)
+            reversedLowCombs = Combs(reversedLow)
+            reversedSumCombs = Combs(reversedHigh ^ reversedLow)
+        }
+    }
 
-        accumulatorHigh = v3
-        accumulatorLow = v2
+    /// A sum of 128 × 128-bit carry-less products, kept as the six 64-bit Karatsuba
+    /// terms (low halves directly, high halves from the reversed operands), not yet
+    /// combined, reversed back or reduced. Every step after the multiplications is
+    /// linear, so it is done once for the whole sum.
+    struct UnreducedProduct {
+        private var lowLow: UInt64 = 0
+        private var highLow: UInt64 = 0
+        private var sumLow: UInt64 = 0
+        private var lowHighReversed: UInt64 = 0
+        private var highHighReversed: UInt64 = 0
+        private var sumHighReversed: UInt64 = 0
+
+        /// Adds (`high`, `low`) · `factor`.
+        @inline(__always)
+        mutating func add(high: UInt64, low: UInt64, times factor: KeyCombs) {
+            let reversedHigh = GHash.reversed(high)
+            let reversedLow = GHash.reversed(low)
+            lowLow ^= GHash.multiplyLow(low, factor.lowCombs)
+            highLow ^= GHash.multiplyLow(high, factor.highCombs)
+            sumLow ^= GHash.multiplyLow(low ^ high, factor.sumCombs)
+            lowHighReversed ^= GHash.multiplyLow(reversedLow, factor.reversedLowCombs)
+            highHighReversed ^= GHash.multiplyLow(reversedHigh, factor.reversedHighCombs)
+            sumHighReversed ^= GHash.multiplyLow(reversedLow ^ reversedHigh, factor.reversedSumCombs)
+        }
+
+        /// The sum reduced modulo GHASH's polynomial, as (high, low) big-endian halves.
+        @inline(__always)
+        func reduced() -> (high: UInt64, low: UInt64) {
+            // Karatsuba's middle terms, then the high halves reversed back (reversing a
+            // 127-bit product and taking 64 bits leaves the high half one place to the
+            // left, hence the shift).
+            let middleLow = sumLow ^ lowLow ^ highLow
+            let lowHigh = GHash.reversed(lowHighReversed) &>> 1
+            let highHigh = GHash.reversed(highHighReversed) &>> 1
+            let middleHigh = GHash.reversed(sumHighReversed ^ lowHighReversed ^ highHighReversed) &>> 1
+
+            // The 255-bit product of the bit-reflected operands, v3 (most significant) to v0.
+            var v0 = lowLow
+            var v1 = lowHigh ^ middleLow
+            var v2 = highLow ^ middleHigh
+            var v3 = highHigh
+
+            // Reflection leaves the product one bit short of 256; shift it into place.
+            v3 = (v3 &<< 1) | (v2 &>> 63)
+            v2 = (v2 &<< 1) | (v1 &>> 63)
+            v1 = (v1 &<< 1) | (v0 &>> 63)
+            v0 = v0 &<< 1
+
+            // Reduce modulo x^128 + x^7 + x^2 + x + 1: each coefficient of x^(128+i) folds
+            // onto x^i, x^(i+1), x^(i+2) and x^(i+7), which in reflected order are right shifts.
+            v2 ^= v0 ^ (v0 &>> 1) ^ (v0 &>> 2) ^ (v0 &>> 7)
+            v1 ^= (v0 &<< 63) ^ (v0 &<< 62) ^ (v0 &<< 57)
+            v3 ^= v1 ^ (v1 &>> 1) ^ (v1 &>> 2) ^ (v1 &>> 7)
+            v2 ^= (v1 &<< 63) ^ (v1 &<< 62) ^ (v1 &<< 57)
+            return (v3, v2)
+        }
     }
 
     /// A 64-bit operand split into four combs (bits whose index is 0, 1, 2 or 3 mod 4).
