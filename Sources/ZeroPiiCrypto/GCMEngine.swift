@@ -105,7 +105,7 @@ struct GCMEngine: Sendable {
             )
             words.update(repeating: 0, count: 4)
             for slot in 1..<BitslicedState.blockCount {
-                Self.setCounterBlock(words + 4 &* slot, prefix: prefix, counter: UInt32(truncatingIfNeeded: slot))
+                CounterBatchInput.setCounterBlock(words + 4 &* slot, prefix: prefix, counter: UInt32(truncatingIfNeeded: slot))
             }
             cipher.encryptBatch(words)
             let ghash = Self.hashInstance(keyWords: words)
@@ -140,21 +140,11 @@ struct GCMEngine: Sendable {
     func start(prefix: (UInt32, UInt32, UInt32), counter: UInt32, ghash: GHash, scratch: KeystreamScratch) -> Message {
         let words = scratch.words
         for slot in 0..<BitslicedState.blockCount {
-            Self.setCounterBlock(words + 4 &* slot, prefix: prefix, counter: counter &+ UInt32(truncatingIfNeeded: slot))
+            CounterBatchInput.setCounterBlock(words + 4 &* slot, prefix: prefix, counter: counter &+ UInt32(truncatingIfNeeded: slot))
         }
         cipher.encryptBatch(words)
         scratch.tagMask.update(from: words, count: 4)
         return Message(ghash: ghash, prefix: prefix, nextCounter: counter &+ 4, readySlot: 1)
-    }
-
-    /// The 32-bit words of a counter block: the nonce words, then the counter stored
-    /// big-endian (the cipher reads every word little-endian).
-    @inline(__always)
-    private static func setCounterBlock(_ block: UnsafeMutablePointer<UInt32>, prefix: (UInt32, UInt32, UInt32), counter: UInt32) {
-        block[0] = prefix.0
-        block[1] = prefix.1
-        block[2] = prefix.2
-        block[3] = UInt32(littleEndian: counter.bigEndian)
     }
 
     /// A GHASH keyed with the encrypted zero block held in the first four words.
@@ -194,14 +184,10 @@ struct GCMEngine: Sendable {
         let batchByteCount = 16 * BitslicedState.blockCount
         var offset = Swift.min(count, 16 &* (BitslicedState.blockCount &- message.readySlot))
         Self.xor(keystream: words + 4 &* message.readySlot, input: input, output: output, count: offset)
+        var counterBlocks = CounterBatchInput(prefix: message.prefix)
         while offset < count {
-            for slot in 0..<BitslicedState.blockCount {
-                Self.setCounterBlock(
-                    words + 4 &* slot, prefix: message.prefix, counter: message.nextCounter &+ UInt32(truncatingIfNeeded: slot)
-                )
-            }
+            counterBlocks.encryptBatch(counter: message.nextCounter, with: cipher, into: words)
             message.nextCounter &+= UInt32(BitslicedState.blockCount)
-            cipher.encryptBatch(words)
             let chunk = Swift.min(count &- offset, batchByteCount)
             Self.xor(keystream: words, input: input + offset, output: output + offset, count: chunk)
             offset &+= chunk

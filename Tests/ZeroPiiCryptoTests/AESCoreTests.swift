@@ -126,6 +126,41 @@ struct AESCoreTests {
         }
     }
 
+    /// Counter mode builds the bit planes of each batch's counter blocks from the
+    /// previous ones (``CounterBatchInput``). Every keystream block must still be the
+    /// encryption of its own counter block: across the last byte's carry into the
+    /// upper bytes, across the 2^32 wrap, and for counters that are not a multiple of
+    /// four (the transposed path).
+    @Test func everyCounterBlockIsEncryptedOnItsOwn() throws {
+        let key = (0..<32).map { UInt8($0 &* 7 &+ 3) }
+        let engine = try key.withUnsafeBytes { try GCMEngine(key: $0) }
+        let cipher = try key.withUnsafeBytes { try BitslicedAES(key: $0) }
+        let prefix: [UInt8] = [9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0xFF, 0x80]
+        let starts: [UInt32] = [0, 1, 0xF8, 0xFC, 0x0001_FFF0, 0xFFFF_FEF8, 0xFFFF_FFF0, 0xFFFF_FFFD, 0x7F, 0x1_02]
+        for start in starts {
+            var counterBlock: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &counterBlock) { bytes in
+                for index in 0..<12 { bytes[index] = prefix[index] }
+                withUnsafeBytes(of: start.bigEndian) { for index in 0..<4 { bytes[12 + index] = $0[index] } }
+            }
+            let blockCount = 300
+            let zeros = [UInt8](repeating: 0, count: 16 * blockCount + 5)
+            var keystream = zeros
+            zeros.withUnsafeBytes { input in
+                keystream.withUnsafeMutableBytes { output in
+                    engine.applyKeystream(after: counterBlock, input: input.baseAddress!, output: output.baseAddress!, count: zeros.count)
+                }
+            }
+            for index in 0...blockCount {
+                let counter = start &+ 1 &+ UInt32(index)
+                var block = prefix + withUnsafeBytes(of: counter.bigEndian) { [UInt8]($0) }
+                block.withUnsafeMutableBytes { cipher.encryptBlock($0.baseAddress!) }
+                let range = (16 * index)..<min(16 * index + 16, keystream.count)
+                #expect(Array(keystream[range]) == Array(block[0..<range.count]), "start \(start), block \(index)")
+            }
+        }
+    }
+
     @Test func constantTimeComparison() {
         #expect(ConstantTime.equals([UInt8](), [UInt8]()))
         #expect(ConstantTime.equals([1, 2, 3] as [UInt8], [1, 2, 3] as [UInt8]))
