@@ -50,6 +50,32 @@ struct OpenSSLDifferentialTests {
         #expect(shortNonces > 10)
         #expect(maximumLength > 4000)
     }
+
+    /// Long messages and associated data: GHASH's four-block aggregation (512 bytes and
+    /// more) and counter mode's bit planes rebuilt each time the counter's upper bytes
+    /// change (every 4 KB), many times per message. 12-byte nonces, the SDK's case.
+    @Test func longMessagesAgreeWithOpenSSL() throws {
+        let lines = try OpenSSLReference.cases(seed: 20_261_202, count: 24, maximumTextLength: 160_000, maximumAssociatedDataLength: 3000)
+        #expect(lines.count == 24)
+        var checked = 0
+        var longest = 0
+        for line in lines {
+            let fields = line.split(separator: " ").map { $0 == "-" ? [UInt8]() : [UInt8](hex: String($0)) }
+            try #require(fields.count == 6)
+            let (key, nonceBytes, aad, plaintext, ciphertext, tag) = (fields[0], fields[1], fields[2], fields[3], fields[4], fields[5])
+            guard nonceBytes.count == 12 else { continue }
+            let symmetricKey = SymmetricKey(data: key)
+            let nonce = try AES.GCM.Nonce(data: nonceBytes)
+            let sealed = try AES.GCM.seal(plaintext, using: symmetricKey, nonce: nonce, authenticating: aad)
+            #expect(sealed.ciphertext == Data(ciphertext) && sealed.tag == Data(tag), "\(plaintext.count) bytes, \(aad.count) of AAD")
+            let opened = try AES.GCM.open(AES.GCM.SealedBox(nonce: nonce, ciphertext: ciphertext, tag: tag), using: symmetricKey, authenticating: aad)
+            #expect(opened == Data(plaintext))
+            checked += 1
+            longest = max(longest, plaintext.count)
+        }
+        #expect(checked > 15)
+        #expect(longest > 120_000)
+    }
 }
 
 enum OpenSSLReference {
@@ -68,8 +94,8 @@ enum OpenSSLReference {
         return (try? run(["-c", "import cryptography"])) != nil
     }
 
-    static func cases(seed: Int, count: Int) throws -> [Substring] {
-        let output = try run([script.path, String(seed), String(count)])
+    static func cases(seed: Int, count: Int, maximumTextLength: Int = 4100, maximumAssociatedDataLength: Int = 100) throws -> [Substring] {
+        let output = try run([script.path, String(seed), String(count), String(maximumTextLength), String(maximumAssociatedDataLength)])
         return String(decoding: output, as: UTF8.self).split(separator: "\n")
     }
 
