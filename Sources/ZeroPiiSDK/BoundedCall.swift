@@ -14,7 +14,8 @@ import Foundation
 /// suspends (`Task.immediate`, where the compiler and the system have it). A pipeline
 /// that does not suspend (a cached token, a transport that answers in process) delivers
 /// before the caller waits, so the call makes no hop between threads; each hop was a
-/// wake-up of another core, which cost more than the call's own work. The trade-offs:
+/// wake-up of an idle core, which on a quiet machine cost more than the call's own
+/// work. The trade-offs:
 /// - A step that blocks its thread instead of suspending (a transport that waits on a
 ///   semaphore, which `async` code must not do) now blocks the caller's thread with it,
 ///   so the call ends, with its time limit's or cancellation's result, only when that
