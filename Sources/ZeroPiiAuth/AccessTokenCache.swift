@@ -20,6 +20,9 @@ import Foundation
 ///   `expiresInSeconds <= 0`, only to the requests that waited for its fetch).
 /// - Cancellation is immediate: a cancelled request stops waiting for a fetch at once,
 ///   and the fetch goes on for the requests still waiting.
+/// - A request that finds a fresh token takes it without entering the actor (the cached
+///   token is kept under a lock): a hop onto an actor is a hop between threads for a
+///   task started with `Task.immediate`, which is how the SDK starts a call's pipeline.
 package actor AccessTokenCache {
     /// Refreshes allowed within ``refreshWindow``.
     package static let maximumRefreshes = 5
@@ -29,7 +32,7 @@ package actor AccessTokenCache {
     private let call: ProviderCall
     private let clock: any TokenClock
 
-    private var cached: (token: AccessToken, refreshAt: TimeInterval)?
+    private let cachedToken = CachedToken()
     private var inflight: TokenFetch?
     private var lastGeneration = 0
     private var recentRefreshes: [TimeInterval] = []
@@ -74,8 +77,17 @@ package actor AccessTokenCache {
     /// - Throws: ``AuthError/refreshLimitReached`` while the refresh guard has tripped and
     ///   no fresh token is cached: the provider is not called again until the window has
     ///   room.
-    package func token() async throws -> AccessToken {
-        if let fresh = freshCachedToken() {
+    package nonisolated func token() async throws -> AccessToken {
+        if let fresh = cachedToken.fresh(at: clock.now()) {
+            return fresh
+        }
+        return try await freshOrFetchedToken()
+    }
+
+    /// ``token()`` on the actor: the cached token may have been refreshed since the caller
+    /// looked.
+    private func freshOrFetchedToken() async throws -> AccessToken {
+        if let fresh = cachedToken.fresh(at: clock.now()) {
             return fresh
         }
         if inflight == nil, refreshGuardHasTripped() {
@@ -88,16 +100,17 @@ package actor AccessTokenCache {
     /// when there is one, otherwise a refreshed one.
     /// - Throws: ``AuthError/refreshLimitReached`` when refreshes come too fast.
     package func token(replacing rejected: AccessToken) async throws -> AccessToken {
+        let cached = cachedToken.current
         if let cached, cached.token.generation > rejected.generation {
             // A newer token is handed out only while it is fresh; one past its margin
             // is replaced the way a new request would replace it.
-            return try await token()
+            return try await freshOrFetchedToken()
         }
         if let inflight, inflight.generation > rejected.generation {
             return try await inflight.value()
         }
         if cached?.token.generation == rejected.generation {
-            cached = nil
+            cachedToken.current = nil
         }
         guard !refreshGuardHasTripped() else {
             throw AuthError.refreshLimitReached
@@ -108,12 +121,7 @@ package actor AccessTokenCache {
 
     /// Drops every cached token, so the next request fetches a fresh one.
     package func invalidate() {
-        cached = nil
-    }
-
-    private func freshCachedToken() -> AccessToken? {
-        guard let cached, clock.now() < cached.refreshAt else { return nil }
-        return cached.token
+        cachedToken.current = nil
     }
 
     /// Whether ``maximumRefreshes`` refreshes happened within the last ``refreshWindow``
@@ -156,7 +164,7 @@ package actor AccessTokenCache {
         if info.expiresInSeconds > 0 {
             let lifetime = TimeInterval(info.expiresInSeconds)
             let margin = min(30, lifetime / 2)
-            cached = (token, clock.now() + lifetime - margin)
+            cachedToken.current = (token, clock.now() + lifetime - margin)
         }
         return token
     }
@@ -164,6 +172,27 @@ package actor AccessTokenCache {
     private func abandon(generation: Int) {
         if inflight?.generation == generation {
             inflight = nil
+        }
+    }
+}
+
+/// The cached token and when to refresh it, readable from any thread. Only the actor
+/// writes it; a reader that finds it fresh needs nothing else of the actor's state.
+private final class CachedToken: @unchecked Sendable {
+    // Sendable: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value: (token: AccessToken, refreshAt: TimeInterval)?
+
+    var current: (token: AccessToken, refreshAt: TimeInterval)? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+
+    /// The token, if one is cached and `now` is before its refresh time.
+    func fresh(at now: TimeInterval) -> AccessToken? {
+        lock.withLock {
+            guard let value, now < value.refreshAt else { return nil }
+            return value.token
         }
     }
 }

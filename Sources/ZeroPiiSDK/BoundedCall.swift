@@ -9,6 +9,20 @@ import Foundation
 /// The time limit is a deadline in the client's ``CallDeadlines``, watched by one timer
 /// for all calls, so a call that finishes in time starts one task (its pipeline) and
 /// cancels none: no sleeping task is woken just to be told it is not needed.
+///
+/// The pipeline task starts on the caller's thread and runs there until it first
+/// suspends (`Task.immediate`, where the compiler and the system have it). A pipeline
+/// that does not suspend (a cached token, a transport that answers in process) delivers
+/// before the caller waits, so the call makes no hop between threads; each hop was a
+/// wake-up of an idle core, which on a quiet machine cost more than the call's own
+/// work. The trade-offs:
+/// - A step that blocks its thread instead of suspending (a transport that waits on a
+///   semaphore, which `async` code must not do) now blocks the caller's thread with it,
+///   so the call ends, with its time limit's or cancellation's result, only when that
+///   step returns; with an ordinary task it held a pool thread and the caller ended on
+///   time. A step that suspends and never resumes, however long, still ends on time.
+/// - A cancellation that comes while the first, synchronous part runs ends the call when
+///   that part reaches its first suspension, and cancels the pipeline task then.
 enum BoundedCall {
     /// - Parameters:
     ///   - timeLimit: seconds the call may take; nil for no limit, zero for none at all.
@@ -30,11 +44,24 @@ enum BoundedCall {
                     let deadline = deadlines.register(after: timeLimit) { outcome.finish(.failure(.timedOut(after: timeLimit))) }
                     outcome.track(deadline, in: deadlines)
                 }
-                outcome.track(Task { outcome.finishFromPipeline(await pipeline()) })
+                outcome.track(startImmediately { outcome.finishFromPipeline(await pipeline()) })
             }
         } onCancel: {
             outcome.finish(.failure(.cancelled))
         }
+    }
+
+    /// Starts `operation` in a task of its own, on the calling thread until its first
+    /// suspension where `Task.immediate` exists (Swift 6.2 compilers; on Apple platforms
+    /// the 2025 releases), and as an ordinary task elsewhere. The library still builds
+    /// with Swift 5.9, which skips the first branch unparsed.
+    private static func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        #if compiler(>=6.2)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return Task.immediate(operation: operation)
+        }
+        #endif
+        return Task(operation: operation)
     }
 }
 
@@ -47,6 +74,8 @@ private final class FirstOutcome<Success: Sendable>: @unchecked Sendable {
     private var continuation: CheckedContinuation<Result<Success, RequestFailure>, Never>?
     private var result: Result<Success, RequestFailure>?
     private var pipeline: Task<Void, Never>?
+    /// Whether the pipeline delivered, so its task has nothing left to cancel.
+    private var pipelineFinished = false
     private var deadline: (registration: CallDeadlines.Registration, deadlines: CallDeadlines)?
 
     /// Keeps `continuation` for the result; resumes it at once and returns false when the
@@ -63,13 +92,14 @@ private final class FirstOutcome<Success: Sendable>: @unchecked Sendable {
     }
 
     /// The pipeline task, to cancel if the call ends another way (at once if it has).
+    /// A pipeline that ran to its end on the caller's thread is done before it is tracked.
     func track(_ task: Task<Void, Never>) {
-        let ended: Bool = lock.withLock {
-            if result != nil { return true }
+        let cancel: Bool = lock.withLock {
+            if result != nil { return !pipelineFinished }
             pipeline = task
             return false
         }
-        if ended { task.cancel() }
+        if cancel { task.cancel() }
     }
 
     /// The call's deadline, to remove when the call ends (at once if it has).
@@ -100,6 +130,7 @@ private final class FirstOutcome<Success: Sendable>: @unchecked Sendable {
                 waiting: CheckedContinuation<Result<Success, RequestFailure>, Never>?, running: Task<Void, Never>?,
                 deadline: (registration: CallDeadlines.Registration, deadlines: CallDeadlines)?
             )? = lock.withLock {
+                if !cancellingPipeline { pipelineFinished = true }
                 guard self.result == nil else { return nil }
                 self.result = result
                 defer {

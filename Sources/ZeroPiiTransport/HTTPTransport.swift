@@ -5,6 +5,11 @@
 /// when no response arrived (a ``TransportError``), or `CancellationError` when the
 /// calling task was cancelled. ``URLSessionTransport`` is the production
 /// implementation; the `ZeroPiiTestSupport` product has a closure-backed one for tests.
+///
+/// An implementation waits for the network by suspending (`await`), never by blocking
+/// its thread (a semaphore, a synchronous request): the SDK starts a call's work on the
+/// calling task's thread, so a blocking `send` holds that thread, and the call cannot end
+/// at its time limit or on cancellation before `send` returns.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the server's response, whatever its status.
     ///
