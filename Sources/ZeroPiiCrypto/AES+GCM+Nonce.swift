@@ -10,7 +10,7 @@ extension AES.GCM {
 
         /// A fresh random 12-byte nonce from the system's secure random generator.
         package init() {
-            bytes = SecureRandom.bytes(count: GCMEngine.standardNonceByteCount)
+            bytes = SecureRandom.publicBytes(count: GCMEngine.standardNonceByteCount)
         }
 
         /// A nonce holding a copy of `data`.

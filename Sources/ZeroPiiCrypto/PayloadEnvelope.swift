@@ -49,29 +49,14 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
     private static let requestInfo = Array("zeropii/v1 request".utf8)
     private static let responseInfo = Array("zeropii/v1 response".utf8)
 
-    /// The IV for the first ``sealRequest(_:)``, drawn together with the salt (the
-    /// client's envelope only).
-    private let prefetchedRequestIV: PrefetchedNonce?
-
     /// An envelope for a new request, with a fresh salt from the system's secure
-    /// random generator. This is the client's starting point.
-    ///
-    /// The salt and the IV of the first sealed request come from one draw of the
-    /// generator (a system call on Linux, the largest single cost of a small request);
-    /// that IV is handed out once, and any further seal draws a fresh one.
+    /// random generator (through ``PublicRandomPool`` on Linux: the salt goes on the
+    /// wire). This is the client's starting point.
     package init(accessToken: String, operation: String, requestID: String, timestamp: Int64) {
-        var random: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-        let (salt, iv) = withUnsafeMutableBytes(of: &random) { bytes in
-            SecureRandom.fill(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<(Self.saltByteCount + Self.ivByteCount)]))
-            return (
-                Data(bytes: bytes.baseAddress!, count: Self.saltByteCount),
-                Data(bytes: bytes.baseAddress! + Self.saltByteCount, count: Self.ivByteCount)
-            )
-        }
         // A 32-byte salt is always the right size, so this cannot throw.
         try! self.init(
-            accessToken: accessToken, operation: operation, requestID: requestID, timestamp: timestamp, salt: salt,
-            prefetchedRequestIV: PrefetchedNonce(iv)
+            accessToken: accessToken, operation: operation, requestID: requestID, timestamp: timestamp,
+            salt: SecureRandom.publicBytes(count: Self.saltByteCount)
         )
     }
 
@@ -79,22 +64,11 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
     /// request, or a test with fixed inputs.
     /// - Throws: ``CryptoError/incorrectParameterSize`` unless `salt` is 32 bytes.
     package init(accessToken: String, operation: String, requestID: String, timestamp: Int64, salt: Data) throws {
-        try self.init(
-            accessToken: accessToken, operation: operation, requestID: requestID, timestamp: timestamp, salt: salt,
-            prefetchedRequestIV: nil
-        )
-    }
-
-    private init(
-        accessToken: String, operation: String, requestID: String, timestamp: Int64, salt: Data,
-        prefetchedRequestIV: PrefetchedNonce?
-    ) throws {
         guard salt.count == Self.saltByteCount else { throw CryptoError.incorrectParameterSize }
         self.operation = operation
         self.requestID = requestID
         self.timestamp = timestamp
         self.salt = salt
-        self.prefetchedRequestIV = prefetchedRequestIV
         requestAAD = Self.associatedData("zeropii/v1|request|", operation, requestID, timestamp: timestamp)
         // Both keys come from one extract step and one HMAC keyed with the pseudorandom
         // key; only the expand step's info differs. The token's UTF-8 bytes are read in
@@ -155,8 +129,7 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
 
     /// Client: seals the plain request body under `K_req` with a fresh random IV.
     package func sealRequest(_ plaintext: Data) throws -> SealedPayload {
-        let iv = prefetchedRequestIV?.take() ?? SecureRandom.bytes(count: Self.ivByteCount)
-        return try seal(plaintext, direction: .request, iv: iv)
+        try seal(plaintext, direction: .request, iv: SecureRandom.publicBytes(count: Self.ivByteCount))
     }
 
     /// Server: opens a request body.
@@ -169,7 +142,7 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
 
     /// Server: seals the plain response body under `K_resp` with a fresh random IV.
     package func sealResponse(_ plaintext: Data) throws -> SealedPayload {
-        try seal(plaintext, direction: .response, iv: SecureRandom.bytes(count: Self.ivByteCount))
+        try seal(plaintext, direction: .response, iv: SecureRandom.publicBytes(count: Self.ivByteCount))
     }
 
     /// Client: opens a response body. Nothing of a payload that fails is returned.

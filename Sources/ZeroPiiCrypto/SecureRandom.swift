@@ -10,16 +10,36 @@ import Glibc
 ///
 /// On Apple platforms that is `arc4random_buf`; on Linux `getentropy(3)` (the
 /// `getrandom(2)` system call), one call per 256 bytes rather than one per 8 bytes as
-/// `SystemRandomNumberGenerator` makes (a system call per envelope salt and IV, not
-/// six, which was a quarter of a small request's cost). Elsewhere,
-/// `SystemRandomNumberGenerator`, the system CSPRNG. None can fail silently: a
-/// failure traps rather than return predictable bytes.
+/// `SystemRandomNumberGenerator` makes. Values sent in the clear (salts, IVs, request
+/// ids) go through ``fillPublic(_:)``, which on Linux draws them from a fork-safe pool
+/// filled a page at a time (``PublicRandomPool``) rather than with a system call each.
+/// Elsewhere, `SystemRandomNumberGenerator`, the system CSPRNG. None can fail silently:
+/// a failure traps rather than return predictable bytes.
 package enum SecureRandom {
     /// Returns `count` random bytes.
     package static func bytes(count: Int) -> Data {
         precondition(count >= 0, "a byte count cannot be negative")
         var result = Data(count: count)
         result.withUnsafeMutableBytes { fill($0) }
+        return result
+    }
+
+    /// Overwrites `buffer` with random bytes for a value that is sent in the clear: an
+    /// envelope's salt or IV, a request id. On Linux they come from a pool drawn a page at
+    /// a time (``PublicRandomPool``, fork-safe); never use this for a key.
+    package static func fillPublic(_ buffer: UnsafeMutableRawBufferPointer) {
+        #if canImport(Glibc)
+        PublicRandomPool.shared.fill(buffer)
+        #else
+        fill(buffer)
+        #endif
+    }
+
+    /// Random bytes for a value sent in the clear (see ``fillPublic(_:)``).
+    package static func publicBytes(count: Int) -> Data {
+        precondition(count >= 0, "a byte count cannot be negative")
+        var result = Data(count: count)
+        result.withUnsafeMutableBytes { fillPublic($0) }
         return result
     }
 

@@ -1,17 +1,20 @@
 import Foundation
+import ZeroPiiCrypto
 
 /// The `X-Request-ID` (and envelope `rid`) of one attempt: a random UUID v4 in lowercase
 /// (PROTOCOL.md, sections 2 and 5), written straight from its bytes instead of through
 /// `uuidString` and `lowercased()`, which made two strings per attempt.
 ///
-/// The 122 random bits come from `SystemRandomNumberGenerator` (`getrandom` on Linux,
-/// `arc4random_buf` on Apple platforms), not from `UUID()`: on Linux that opens, reads
-/// and closes `/dev/urandom` for every UUID, three system calls per attempt.
+/// The 122 random bits come from the system's secure generator through
+/// `SecureRandom.fillPublic` (a fork-safe pool drawn a page at a time on Linux, since
+/// the id is sent in the clear; `arc4random_buf` on Apple platforms), not from `UUID()`:
+/// on Linux that opens, reads and closes `/dev/urandom` for every UUID, and
+/// `SystemRandomNumberGenerator` makes a `getrandom` call per eight bytes.
 enum AttemptRequestID {
     static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var uuid = (generator.next() as UInt64, generator.next() as UInt64)
+        var uuid: (UInt64, UInt64) = (0, 0)
         return withUnsafeMutableBytes(of: &uuid) { bytes in
+            SecureRandom.fillPublic(bytes)
             bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
             bytes[8] = (bytes[8] & 0x3F) | 0x80  // variant 10 (RFC 9562)
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in

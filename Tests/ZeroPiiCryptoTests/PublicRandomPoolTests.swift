@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import ZeroPiiCrypto
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The pool of random bytes for values sent in the clear (``PublicRandomPool``): each
+/// byte is handed out once, across refills and threads, and a forked child never gets
+/// the bytes its parent will.
+struct PublicRandomPoolTests {
+    static func draw(_ count: Int, from pool: PublicRandomPool) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBytes { pool.fill($0) }
+        return bytes
+    }
+
+    @Test func drawsAreNeverRepeatedAcrossRefills() {
+        let pool = PublicRandomPool()
+        #if canImport(Glibc)
+        #expect(pool.isPooling)
+        #endif
+        // 20,000 request ids and 44-byte salts and IVs: about 140 refills of the page.
+        var seen = Set<[UInt8]>()
+        for index in 0..<20_000 {
+            #expect(seen.insert(Self.draw(index % 2 == 0 ? 16 : 44, from: pool)).inserted)
+        }
+        // Every byte value turns up, about equally often (a loose bound: each of the 256
+        // values has an expected count of about 2,344 here).
+        var histogram = [Int](repeating: 0, count: 256)
+        for value in seen { for byte in value { histogram[Int(byte)] += 1 } }
+        #expect(histogram.min()! > 1_900 && histogram.max()! < 2_800, "\(histogram.min()!)...\(histogram.max()!)")
+    }
+
+    @Test func drawsOnManyThreadsAtOnceAreAllDifferent() {
+        let pool = PublicRandomPool()
+        let results = LockedValues()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            var mine: [[UInt8]] = []
+            for _ in 0..<3_000 { mine.append(Self.draw(16, from: pool)) }
+            results.append(mine)
+        }
+        let all = results.values
+        #expect(all.count == 24_000)
+        #expect(Set(all).count == all.count)
+    }
+
+    @Test func largeDrawsAndEmptyOnesWork() {
+        let pool = PublicRandomPool()
+        let large = Self.draw(PublicRandomPool.capacity + 100, from: pool)
+        #expect(large.count == PublicRandomPool.capacity + 100)
+        #expect(Set(large).count > 200)
+        #expect(Self.draw(PublicRandomPool.capacity + 100, from: pool) != large)
+        #expect(Self.draw(0, from: pool) == [])
+    }
+
+    #if canImport(Glibc)
+    /// Without the page being wiped on fork, the child would hand out exactly the bytes
+    /// its parent hands out next: the same salt and IV in two processes.
+    @Test func aForkedChildDrawsOtherBytesThanItsParent() throws {
+        let pool = PublicRandomPool()
+        _ = Self.draw(16, from: pool)  // bytes left in the page when the process forks
+        let count = 32
+        let childBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 8)
+        defer { childBytes.deallocate() }
+        var descriptors: [Int32] = [-1, -1]
+        try #require(pipe(&descriptors) == 0)
+        // Everything the child runs was used above, so it needs no allocation or type set-up.
+        pool.fill(childBytes)
+        let child = fork()
+        try #require(child >= 0)
+        if child == 0 {
+            pool.fill(childBytes)
+            _ = write(descriptors[1], childBytes.baseAddress, count)
+            _exit(0)
+        }
+        close(descriptors[1])
+        defer { close(descriptors[0]) }
+        let parentBytes = Self.draw(count, from: pool)
+
+        // The child's bytes, within ten seconds (a hung child fails the test, not the run).
+        var received = [UInt8](repeating: 0, count: count)
+        var readCount = 0
+        var waiting = pollfd(fd: descriptors[0], events: Int16(POLLIN), revents: 0)
+        while readCount < count, poll(&waiting, 1, 10_000) > 0 {
+            let got = received.withUnsafeMutableBytes { read(descriptors[0], $0.baseAddress! + readCount, count - readCount) }
+            if got <= 0 { break }
+            readCount += got
+        }
+        if readCount < count { kill(child, SIGKILL) }
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        try #require(readCount == count, "the child did not answer")
+        #expect(received != parentBytes)
+        #expect(received != [UInt8](repeating: 0, count: count))
+    }
+    #endif
+}
+
+/// Results gathered from several threads.
+private final class LockedValues: @unchecked Sendable {
+    // Sendable: `stored` is guarded by `lock`.
+    private let lock = NSLock()
+    private var stored: [[UInt8]] = []
+
+    var values: [[UInt8]] { lock.withLock { stored } }
+
+    func append(_ more: [[UInt8]]) { lock.withLock { stored += more } }
+}
