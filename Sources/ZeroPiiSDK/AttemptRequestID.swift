@@ -1,5 +1,10 @@
 import Foundation
+
+// A module of its own under Swift Package Manager; part of the one CleverTapZeroPiiSDK
+// module under CocoaPods, where it does not exist.
+#if canImport(ZeroPiiCrypto)
 import ZeroPiiCrypto
+#endif
 
 /// The `X-Request-ID` (and envelope `rid`) of one attempt: a random UUID v4 in lowercase
 /// (PROTOCOL.md, sections 2 and 5), written straight from its bytes instead of through
