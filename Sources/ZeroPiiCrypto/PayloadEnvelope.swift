@@ -50,7 +50,7 @@ package struct PayloadEnvelope: Sendable, CustomStringConvertible {
     private static let responseInfo = Array("zeropii/v1 response".utf8)
 
     /// An envelope for a new request, with a fresh salt from the system's secure
-    /// random generator (through ``PublicRandomPool`` on Linux: the salt goes on the
+    /// random generator (through `PublicRandomPool` on Linux: the salt goes on the
     /// wire). This is the client's starting point.
     package init(accessToken: String, operation: String, requestID: String, timestamp: Int64) {
         // A 32-byte salt is always the right size, so this cannot throw.

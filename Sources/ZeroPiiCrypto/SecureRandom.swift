@@ -12,7 +12,7 @@ import Glibc
 /// `getrandom(2)` system call), one call per 256 bytes rather than one per 8 bytes as
 /// `SystemRandomNumberGenerator` makes. Values sent in the clear (salts, IVs, request
 /// ids) go through ``fillPublic(_:)``, which on Linux draws them from a fork-safe pool
-/// filled a page at a time (``PublicRandomPool``) rather than with a system call each.
+/// filled a page at a time (`PublicRandomPool`) rather than with a system call each.
 /// Elsewhere, `SystemRandomNumberGenerator`, the system CSPRNG. None can fail silently:
 /// a failure traps rather than return predictable bytes.
 package enum SecureRandom {
@@ -26,7 +26,7 @@ package enum SecureRandom {
 
     /// Overwrites `buffer` with random bytes for a value that is sent in the clear: an
     /// envelope's salt or IV, a request id. On Linux they come from a pool drawn a page at
-    /// a time (``PublicRandomPool``, fork-safe); never use this for a key.
+    /// a time (`PublicRandomPool`, fork-safe); never use this for a key.
     package static func fillPublic(_ buffer: UnsafeMutableRawBufferPointer) {
         #if canImport(Glibc)
         PublicRandomPool.shared.fill(buffer)
