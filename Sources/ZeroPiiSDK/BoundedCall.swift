@@ -23,7 +23,16 @@ import Foundation
 ///   time. A step that suspends and never resumes, however long, still ends on time.
 /// - A cancellation that comes while the first, synchronous part runs ends the call when
 ///   that part reaches its first suspension, and cancels the pipeline task then.
+///
+/// The callback API does not start pipelines on its thread (``startsPipelineOnCallersThread``
+/// is false there): its calls run on a pool thread that no app code waits on, and a
+/// blocking transport would otherwise hold back the callback until the transport
+/// returned, or for ever, where the documentation promises it at the time limit.
 enum BoundedCall {
+    /// Whether a call's pipeline may start on the caller's thread (true unless a caller
+    /// of the callback API set it for its task).
+    @TaskLocal static var startsPipelineOnCallersThread = true
+
     /// - Parameters:
     ///   - timeLimit: seconds the call may take; nil for no limit, zero for none at all.
     ///   - deadlines: the client's deadlines, on its monotonic clock (injectable in tests).
@@ -57,7 +66,7 @@ enum BoundedCall {
     /// with Swift 5.9, which skips the first branch unparsed.
     private static func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         #if compiler(>=6.2)
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        if startsPipelineOnCallersThread, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return Task.immediate(operation: operation)
         }
         #endif

@@ -542,9 +542,14 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         let engine = currentEngine
         let box = CallbackBox(callback)
+        // The pipeline of each call runs in a task of its own, not on this task's thread
+        // (BoundedCall): no app code waits here, and the callback must come at the time
+        // limit even while an app's transport blocks its thread.
         guard isolation != nil else {
             Task.detached {
-                let result = ResultHandoff(await work(engine.client))
+                let result = await BoundedCall.$startsPipelineOnCallersThread.withValue(false) {
+                    ResultHandoff(await work(engine.client))
+                }
                 engine.callbackQueue.async { box.callback(result.take()) }
             }
             return
@@ -553,7 +558,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         // nonisolated and async, so the request itself still runs off it.
         Task {
             _ = isolation
-            let result = await work(engine.client)
+            let result = await BoundedCall.$startsPipelineOnCallersThread.withValue(false) { await work(engine.client) }
             box.callback(result)
         }
     }

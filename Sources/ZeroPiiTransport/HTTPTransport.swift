@@ -7,9 +7,10 @@
 /// implementation; the `ZeroPiiTestSupport` product has a closure-backed one for tests.
 ///
 /// An implementation waits for the network by suspending (`await`), never by blocking
-/// its thread (a semaphore, a synchronous request): the SDK starts a call's work on the
-/// calling task's thread, so a blocking `send` holds that thread, and the call cannot end
-/// at its time limit or on cancellation before `send` returns.
+/// its thread (a semaphore, a synchronous request): the SDK's async methods start a
+/// call's work on the calling task's thread, so a blocking `send` holds that thread, and
+/// the call cannot end at its time limit or on cancellation before `send` returns. (The
+/// callback methods run the work in a task of its own and still call back on time.)
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the server's response, whatever its status.
     ///

@@ -130,6 +130,52 @@ struct FacadeTests {
 
     /// Every error path at `.debug`, with recognisable values and tokens: none of them
     /// may appear in a log line, an error message or a description.
+    /// An outside test's finding: with the pipeline started on the calling task's
+    /// thread, a transport that blocks its thread (instead of suspending) held back the
+    /// callback API's result until the transport returned, past the time limit, though
+    /// no app code waits on that thread. The callback must come at the limit, while the
+    /// transport still blocks.
+    @Test func aTransportThatBlocksItsThreadDoesNotHoldBackTheCallbackAtTheTimeLimit() async throws {
+        await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let server = InTestServer()
+            let clock = ManualTokenClock()
+            let blocking = Watched(false)
+            let blockedRequests = Watched(0)
+            let release = DispatchSemaphore(value: 0)
+            var configuration = ZeroPiiConfiguration()
+            configuration.callbackQueue = Self.callbackQueue
+            configuration.retryClock = ImmediateRetryClock()
+            configuration.tokenClock = clock
+            configuration.callTimeout = 5
+            configuration.transport = ClosureTransport { request in
+                if blocking.value {
+                    blockedRequests.change { $0 += 1 }
+                    release.wait()
+                }
+                return server.handle(request)
+            }
+            let sdk = ZeroPiiSDK.initialize(
+                tokenProvider: CountingProvider(), apiUrl: "https://tokens.example.test", logLevel: .off,
+                retryPolicy: DefaultRetryPolicy(), configuration: configuration
+            )
+            // A first call caches the access token, so the next one does not suspend
+            // before its transport.
+            let first = await Self.callback { sdk.tokenizeString("first", callback: $0) }
+            #expect(first.token == InTestServer.token(for: "first"))
+
+            blocking.change { $0 = true }
+            let delivered = Watched<TokenizeResult?>(nil)
+            sdk.tokenizeString("blocked") { result in delivered.change { $0 = result } }
+            #expect(await blockedRequests.wait(atMost: 60) { $0 == 1 }, "the transport was reached")
+            #expect(await clock.waitForSleepers(1, atMost: 60), "the call's deadline is set")
+            clock.advance(by: 5)
+            let arrived = await delivered.wait(atMost: 30) { $0 != nil }
+            release.signal()
+            #expect(arrived, "the callback came while the transport still blocked")
+            #expect(delivered.value?.isSuccess == false && delivered.value?.errorKind == .timeout)
+        }
+    }
+
     @Test func noValueTokenOrAccessTokenLeaks() async throws {
         await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
             let value = "alice.secret@example.com"
