@@ -119,9 +119,13 @@ struct ProtocolTests {
             "POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer \(token)"), ("X-ZeroPii-Encryption", "v1")], body: body)
         #expect(replay?.status == 409 && errorCode(replay) == "replayed_request")
 
-        let stale = try sealed(value: "v", token: token, timestamp: Int64(Date().timeIntervalSince1970) - 301).0
+        // A minute beyond the 300 s window each way: the server reads its own clock when
+        // it handles the request, and a loaded CI machine (ThreadSanitizer) once took
+        // more than a second between sealing and handling, which brought "now + 301"
+        // back inside the window.
+        let stale = try sealed(value: "v", token: token, timestamp: Int64(Date().timeIntervalSince1970) - 360).0
         #expect(stale?.status == 400 && errorCode(stale) == "stale_request")
-        let future = try sealed(value: "v", token: token, timestamp: Int64(Date().timeIntervalSince1970) + 301).0
+        let future = try sealed(value: "v", token: token, timestamp: Int64(Date().timeIntervalSince1970) + 360).0
         #expect(future?.status == 400 && errorCode(future) == "stale_request")
         let wrongKey = try sealed(value: "v", token: token, sealWith: token + "-other").0
         #expect(wrongKey?.status == 419 && errorCode(wrongKey) == "decryption_failed")
