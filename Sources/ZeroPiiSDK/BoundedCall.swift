@@ -30,8 +30,10 @@ import Foundation
 /// returned, or for ever, where the documentation promises it at the time limit.
 enum BoundedCall {
     /// Whether a call's pipeline may start on the caller's thread (true unless a caller
-    /// of the callback API set it for its task).
-    @TaskLocal static var startsPipelineOnCallersThread = true
+    /// of the callback API set it for its task). A `TaskLocal` value rather than the
+    /// `@TaskLocal` macro, which needs a compiler plugin that not every build has (the
+    /// Objective-C header check compiles without plugins).
+    static let startsPipelineOnCallersThread = TaskLocal(wrappedValue: true)
 
     /// - Parameters:
     ///   - timeLimit: seconds the call may take; nil for no limit, zero for none at all.
@@ -66,7 +68,7 @@ enum BoundedCall {
     /// with Swift 5.9, which skips the first branch unparsed.
     private static func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         #if compiler(>=6.2)
-        if startsPipelineOnCallersThread, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        if startsPipelineOnCallersThread.get(), #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return Task.immediate(operation: operation)
         }
         #endif

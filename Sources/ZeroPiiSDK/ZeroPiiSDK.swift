@@ -547,7 +547,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         // limit even while an app's transport blocks its thread.
         guard isolation != nil else {
             Task.detached {
-                let result = await BoundedCall.$startsPipelineOnCallersThread.withValue(false) {
+                let result = await BoundedCall.startsPipelineOnCallersThread.withValue(false) {
                     ResultHandoff(await work(engine.client))
                 }
                 engine.callbackQueue.async { box.callback(result.take()) }
@@ -558,7 +558,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         // nonisolated and async, so the request itself still runs off it.
         Task {
             _ = isolation
-            let result = await BoundedCall.$startsPipelineOnCallersThread.withValue(false) { await work(engine.client) }
+            let result = await BoundedCall.startsPipelineOnCallersThread.withValue(false) { await work(engine.client) }
             box.callback(result)
         }
     }
