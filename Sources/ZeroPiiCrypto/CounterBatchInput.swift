@@ -32,9 +32,7 @@ struct CounterBatchInput {
     mutating func encryptBatch(counter: UInt32, with cipher: BitslicedAES, into words: UnsafeMutablePointer<UInt32>) {
         guard counter & 3 == 0 else {
             // A batch that may carry out of the last byte: built and transposed whole.
-            for slot in 0..<BitslicedState.blockCount {
-                Self.setCounterBlock(words + 4 &* slot, prefix: prefix, counter: counter &+ UInt32(truncatingIfNeeded: slot))
-            }
+            Self.writeCounterBlocks(into: words, prefix: prefix, first: counter)
             cipher.encryptBatch(words)
             return
         }
@@ -53,20 +51,23 @@ struct CounterBatchInput {
     }
 
     private mutating func rebuild(upper: UInt32, scratch words: UnsafeMutablePointer<UInt32>) {
-        for slot in 0..<BitslicedState.blockCount {
-            Self.setCounterBlock(words + 4 &* slot, prefix: prefix, counter: upper &<< 8 | UInt32(truncatingIfNeeded: slot))
-        }
+        // Slot k's last byte is k: the first counter's last byte is zero, and k < 4 carries nothing.
+        Self.writeCounterBlocks(into: words, prefix: prefix, first: upper &<< 8)
         planes = BitslicedState(words: UnsafePointer(words))
         self.upper = upper
     }
 
-    /// The 32-bit words of a counter block: the nonce words, then the counter stored
-    /// big-endian (the cipher reads every word little-endian).
+    /// Writes one batch of counter blocks, `prefix ‖ first`, …, `prefix ‖ first + 3` (each
+    /// counter wrapping mod 2^32), as 32-bit words: the nonce words, then the counter
+    /// stored big-endian (the cipher reads every word little-endian).
     @inline(__always)
-    static func setCounterBlock(_ block: UnsafeMutablePointer<UInt32>, prefix: (UInt32, UInt32, UInt32), counter: UInt32) {
-        block[0] = prefix.0
-        block[1] = prefix.1
-        block[2] = prefix.2
-        block[3] = UInt32(littleEndian: counter.bigEndian)
+    static func writeCounterBlocks(into words: UnsafeMutablePointer<UInt32>, prefix: (UInt32, UInt32, UInt32), first: UInt32) {
+        for slot in 0..<BitslicedState.blockCount {
+            let block = words + 4 &* slot
+            block[0] = prefix.0
+            block[1] = prefix.1
+            block[2] = prefix.2
+            block[3] = UInt32(littleEndian: (first &+ UInt32(truncatingIfNeeded: slot)).bigEndian)
+        }
     }
 }

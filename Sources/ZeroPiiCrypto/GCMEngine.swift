@@ -103,10 +103,8 @@ struct GCMEngine: Sendable {
                 UInt32(littleEndian: nonce.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
                 UInt32(littleEndian: nonce.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
             )
-            words.update(repeating: 0, count: 4)
-            for slot in 1..<BitslicedState.blockCount {
-                CounterBatchInput.setCounterBlock(words + 4 &* slot, prefix: prefix, counter: UInt32(truncatingIfNeeded: slot))
-            }
+            CounterBatchInput.writeCounterBlocks(into: words, prefix: prefix, first: 0)
+            words.update(repeating: 0, count: 4)  // slot 0: the zero block, for H
             cipher.encryptBatch(words)
             let ghash = Self.hashInstance(keyWords: words)
             scratch.tagMask.update(from: words + 4, count: 4)
@@ -139,9 +137,7 @@ struct GCMEngine: Sendable {
     /// one batch holding [J0, …, inc32³(J0)].
     func start(prefix: (UInt32, UInt32, UInt32), counter: UInt32, ghash: GHash, scratch: KeystreamScratch) -> Message {
         let words = scratch.words
-        for slot in 0..<BitslicedState.blockCount {
-            CounterBatchInput.setCounterBlock(words + 4 &* slot, prefix: prefix, counter: counter &+ UInt32(truncatingIfNeeded: slot))
-        }
+        CounterBatchInput.writeCounterBlocks(into: words, prefix: prefix, first: counter)
         cipher.encryptBatch(words)
         scratch.tagMask.update(from: words, count: 4)
         return Message(ghash: ghash, prefix: prefix, nextCounter: counter &+ 4, readySlot: 1)

@@ -57,9 +57,10 @@ struct GHash {
             // Four blocks at a time: Y' = (Y ⊕ X1)·H⁴ ⊕ X2·H³ ⊕ X3·H² ⊕ X4·H. The products
             // are linear in their halves, so they are added up unreduced and reversed
             // back, shifted and reduced once per four blocks rather than once per block.
-            var powers = (square: power(of: key, times: key), cube: KeyCombs(high: 0, low: 0), fourth: KeyCombs(high: 0, low: 0))
-            powers.cube = power(of: powers.square, times: key)
-            powers.fourth = power(of: powers.square, times: powers.square)
+            // All three powers in the one variable that is wiped (no other copy of H²).
+            var powers = (square: Self.product(key, key), cube: KeyCombs(high: 0, low: 0), fourth: KeyCombs(high: 0, low: 0))
+            powers.cube = Self.product(powers.square, key)
+            powers.fourth = Self.product(powers.square, powers.square)
             defer { Wipe.value(&powers, .ghashKey) }
             while offset &+ 64 <= count {
                 @inline(__always) func word(_ index: Int) -> UInt64 {
@@ -109,7 +110,7 @@ struct GHash {
     }
 
     /// `multiplicand · multiplier` in GHASH's field, split into combs: for the powers of H.
-    private func power(of multiplicand: KeyCombs, times multiplier: KeyCombs) -> KeyCombs {
+    private static func product(_ multiplicand: KeyCombs, _ multiplier: KeyCombs) -> KeyCombs {
         var product = UnreducedProduct()
         product.add(high: multiplicand.high, low: multiplicand.low, times: multiplier)
         let (high, low) = product.reduced()

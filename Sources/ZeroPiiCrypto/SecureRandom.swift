@@ -18,10 +18,7 @@ import Glibc
 package enum SecureRandom {
     /// Returns `count` random bytes.
     package static func bytes(count: Int) -> Data {
-        precondition(count >= 0, "a byte count cannot be negative")
-        var result = Data(count: count)
-        result.withUnsafeMutableBytes { fill($0) }
-        return result
+        data(count: count, filledBy: fill)
     }
 
     /// Overwrites `buffer` with random bytes for a value that is sent in the clear: an
@@ -37,9 +34,13 @@ package enum SecureRandom {
 
     /// Random bytes for a value sent in the clear (see ``fillPublic(_:)``).
     package static func publicBytes(count: Int) -> Data {
+        data(count: count, filledBy: fillPublic)
+    }
+
+    private static func data(count: Int, filledBy fill: (UnsafeMutableRawBufferPointer) -> Void) -> Data {
         precondition(count >= 0, "a byte count cannot be negative")
         var result = Data(count: count)
-        result.withUnsafeMutableBytes { fillPublic($0) }
+        result.withUnsafeMutableBytes { fill($0) }
         return result
     }
 
