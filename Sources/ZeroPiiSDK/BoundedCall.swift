@@ -64,7 +64,8 @@ enum BoundedCall {
 
     /// Starts `operation` in a task of its own, on the calling thread until its first
     /// suspension where `Task.immediate` exists (Swift 6.2 compilers; on Apple platforms
-    /// the 2025 releases), and as an ordinary task elsewhere. The library still builds
+    /// the 2025 releases) and ``startsPipelineOnCallersThread`` allows it, and as an
+    /// ordinary task otherwise. The library still builds
     /// with Swift 5.9, which skips the first branch unparsed.
     private static func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         #if compiler(>=6.2)

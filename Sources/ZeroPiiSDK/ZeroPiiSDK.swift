@@ -545,11 +545,12 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         // The pipeline of each call runs in a task of its own, not on this task's thread
         // (BoundedCall): no app code waits here, and the callback must come at the time
         // limit even while an app's transport blocks its thread.
+        let run: @Sendable () async -> Result = {
+            await BoundedCall.startsPipelineOnCallersThread.withValue(false) { await work(engine.client) }
+        }
         guard isolation != nil else {
             Task.detached {
-                let result = await BoundedCall.startsPipelineOnCallersThread.withValue(false) {
-                    ResultHandoff(await work(engine.client))
-                }
+                let result = ResultHandoff(await run())
                 engine.callbackQueue.async { box.callback(result.take()) }
             }
             return
@@ -558,7 +559,7 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         // nonisolated and async, so the request itself still runs off it.
         Task {
             _ = isolation
-            let result = await BoundedCall.startsPipelineOnCallersThread.withValue(false) { await work(engine.client) }
+            let result = await run()
             box.callback(result)
         }
     }
