@@ -34,9 +34,9 @@ enum EnvelopeBenchmark {
             var old: [Double] = []
             var new: [Double] = []
             var ratios: [Double] = []
+            let measureOld = { BenchmarkClock.cpuMicrosecondsPerRun(seconds: 0.05) { blackHole(legacyRoundTrip(payload)) } }
+            let measureNew = { BenchmarkClock.cpuMicrosecondsPerRun(seconds: 0.05) { blackHole(currentRoundTrip(payload)) } }
             for pair in 0..<rounds {
-                let measureOld = { BenchmarkClock.cpuMicrosecondsPerRun(seconds: 0.05) { blackHole(legacyRoundTrip(payload)) } }
-                let measureNew = { BenchmarkClock.cpuMicrosecondsPerRun(seconds: 0.05) { blackHole(currentRoundTrip(payload)) } }
                 let (oldTime, newTime): (Double, Double)
                 if pair % 2 == 0 {
                     oldTime = measureOld()
@@ -49,11 +49,13 @@ enum EnvelopeBenchmark {
                 new.append(newTime)
                 ratios.append(oldTime / newTime)
             }
+            let oldMedian = median(old)
+            let newMedian = median(new)
             let sortedRatios = ratios.sorted()
             print(
-                pad("\(size) B", 10) + pad(String(format: "%.2f", median(old)), 12) + pad(String(format: "%.2f", old.min()!), 13)
-                    + pad(String(format: "%.2f", median(new)), 12) + pad(String(format: "%.2f", new.min()!), 13)
-                    + pad(String(format: "%.2f×", median(old) / median(new)), 9)
+                pad("\(size) B", 10) + pad(String(format: "%.2f", oldMedian), 12) + pad(String(format: "%.2f", old.min()!), 13)
+                    + pad(String(format: "%.2f", newMedian), 12) + pad(String(format: "%.2f", new.min()!), 13)
+                    + pad(String(format: "%.2f×", oldMedian / newMedian), 9)
                     + String(
                         format: "%.2f× [%.2f–%.2f]", median(ratios), sortedRatios[rounds / 4], sortedRatios[rounds - 1 - rounds / 4]
                     )
