@@ -18,7 +18,8 @@ Pod::Spec.new do |spec|
   spec.documentation_url = 'https://github.com/CleverTap/clevertap-ios-zeropii-sdk#readme'
 
   spec.module_name    = 'CleverTapZeroPiiSDK'
-  spec.swift_versions = ['5.9']
+  # Swift 6 language mode, as Xcode 16 (Swift 6.0) compiles it; Package.swift's tools version.
+  spec.swift_versions = ['6.0']
   spec.ios.deployment_target     = '13.0'
   spec.osx.deployment_target     = '10.15'
   spec.tvos.deployment_target    = '13.0'

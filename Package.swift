@@ -1,4 +1,4 @@
-// swift-tools-version:5.9
+// swift-tools-version:6.0
 import PackageDescription
 
 /// Every target builds with complete strict-concurrency checking, so data races are
@@ -18,8 +18,10 @@ let package = Package(
         .library(name: "ZeroPiiTestSupport", targets: ["ZeroPiiTestSupport"]),
         .library(name: "ZeroPiiMockServer", targets: ["ZeroPiiMockServer"]),
         .executable(name: "zeropii", targets: ["zeropii"]),
-        .executable(name: "zeropii-benchmarks", targets: ["ZeroPiiBenchmarks"]),
-        .executable(name: "zeropii-ct-probe", targets: ["ZeroPiiConstantTimeProbe"]),
+        // The benchmarks (`zeropii-benchmarks`) and the constant-time probe
+        // (`zeropii-ct-probe`) are executable targets but no products: `swift build
+        // --product` and `swift run` find them in this package, and an app that depends on
+        // the package does not see them in its product list.
     ],
     targets: [
         .target(name: "ZeroPiiCrypto", swiftSettings: strictConcurrency),
@@ -49,10 +51,11 @@ let package = Package(
         ),
         .executableTarget(name: "zeropii", dependencies: ["ZeroPiiCLI"], swiftSettings: strictConcurrency),
         .executableTarget(
-            name: "ZeroPiiBenchmarks",
+            name: "zeropii-benchmarks",
             dependencies: [
                 "ZeroPiiCrypto", "ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiModels", "ZeroPiiTransport", "ZeroPiiTestSupport",
             ],
+            path: "Sources/ZeroPiiBenchmarks",
             swiftSettings: strictConcurrency
         ),
         .testTarget(
@@ -77,19 +80,25 @@ let package = Package(
             swiftSettings: strictConcurrency
         ),
         // Swift 6 language mode, as an app written today: the callbacks' isolation is
-        // checked at run time there (MainActorCallbackTests). `-swift-version 6` because
-        // `.swiftLanguageMode(.v6)` needs tools version 6.0, and the package keeps 5.9 for
-        // Xcode 15; a test target is in no product, so the flag never reaches an app.
+        // checked at run time there (MainActorCallbackTests).
         .testTarget(
             name: "ZeroPiiSwift6AppTests",
             dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiTestSupport"],
-            swiftSettings: [.unsafeFlags(["-swift-version", "6"])]
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        .executableTarget(name: "ZeroPiiConstantTimeProbe", dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),
+        .executableTarget(
+            name: "zeropii-ct-probe",
+            dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"],
+            path: "Sources/ZeroPiiConstantTimeProbe",
+            swiftSettings: strictConcurrency
+        ),
         .testTarget(
             name: "ZeroPiiCryptoTests",
             dependencies: ["ZeroPiiCrypto"],
             swiftSettings: strictConcurrency
         ),
-    ]
+    ],
+    // The library is written in Swift 5 language mode with complete strict-concurrency
+    // checking; apps in either mode use it (ConsumerCheck builds one in Swift 6 mode).
+    swiftLanguageModes: [.v5]
 )

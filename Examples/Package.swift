@@ -59,6 +59,6 @@ let package = Package(
             dependencies: [.product(name: "CleverTapZeroPiiSDK", package: "ZeroPii")]
         ),
     ],
-    // Swift 5 unless a target says otherwise: the reference's snippets as Xcode 15 compiles them.
+    // Swift 5 unless a target says otherwise: the reference's snippets as an app in Swift 5 mode compiles them.
     swiftLanguageModes: [.v5]
 )

@@ -17,7 +17,7 @@ final class ServerTokenProvider: NSObject, AccessTokenProvider, @unchecked Senda
 
     var fetches: Int { lock.withLock { count } }
 
-    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
         lock.withLock { count += 1 }
         completion(AccessTokenInfo(token: server.issueAccessToken(), expiresInSeconds: 3600), nil)
     }

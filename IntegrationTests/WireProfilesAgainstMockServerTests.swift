@@ -110,7 +110,27 @@ struct WireProfilesAgainstMockServerTests {
             defer { server.stop() }
             let refused = await sdk.tokenize("alice@example.com")
             #expect(!refused.isSuccess && refused.httpStatusCode == 400 && refused.errorMessage?.contains("encryption_required") == true)
+            #expect(refused.errorKind == .configuration)
             #expect(server.vault.count == 0)
+        }
+    }
+
+    /// Every pairing of an SDK profile with a server that accepts only another one is a
+    /// setup mismatch, and its result says so (kind `configuration`, with the advice to
+    /// set the wire profile), for single and batch calls alike.
+    @Test(arguments: ZeroPiiWireProfile.allCases)
+    func aProfileTheServerDoesNotSpeakIsAConfigurationError(clientProfile: ZeroPiiWireProfile) async throws {
+        for serverProfile in ZeroPiiWireProfile.allCases where serverProfile != clientProfile {
+            try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+                let (server, _, sdk) = try startStack(wireProfile: clientProfile, serverAccepts: [serverProfile])
+                defer { server.stop() }
+                let single = await sdk.tokenize("alice@example.com")
+                let batch = await sdk.batchTokenize(["alice@example.com", "bob@example.com"])
+                #expect(!single.isSuccess && single.errorKind == .configuration, "\(clientProfile) to \(serverProfile)")
+                #expect(!batch.isSuccess && batch.errorKind == .configuration, "\(clientProfile) to \(serverProfile)")
+                #expect(single.errorMessage?.contains("wire") == true || single.httpStatusCode == 419)
+                #expect(server.vault.count == 0)
+            }
         }
     }
 

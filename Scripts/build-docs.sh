@@ -96,10 +96,16 @@ for module in modules:
                 continue
             declaration = "".join(f["spelling"] for f in symbol.get("declarationFragments", []))
             where = ".".join(symbol["pathComponents"])
-            lines.add(f"{module} | {where} | {' '.join(declaration.split())}")
+            # A deprecated symbol says so, with its message, at the end of its line.
+            deprecation = ""
+            for availability in symbol.get("availability", []):
+                if availability.get("isUnconditionallyDeprecated") or "deprecated" in availability:
+                    message = availability.get("message")
+                    deprecation = " | deprecated" + (f": {message}" if message else "")
+            lines.add(f"{module} | {where} | {' '.join(declaration.split())}{deprecation}")
 with open(output, "w") as handle:
     handle.write("# Every public symbol of the modules an app links, as Scripts/build-docs.sh generates it.\n")
-    handle.write("# module | path | declaration\n")
+    handle.write("# module | path | declaration [| deprecated: what to use instead]\n")
     handle.write("".join(line + "\n" for line in sorted(lines)))
 PYTHON
 if $update_api; then

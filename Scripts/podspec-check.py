@@ -119,9 +119,20 @@ def other_swift_flags(podspec):
     return flags
 
 
+def swift_language_version(podspec):
+    """The language mode CocoaPods compiles the pod in (swift_versions, one entry), which
+    must be the Swift version Package.swift's tools version states."""
+    versions = re.findall(r"'([\d.]+)'", (re.search(r"spec\.swift_versions\s*=\s*\[([^\]]*)\]", podspec) or ["", ""])[1])
+    tools = re.match(r"// swift-tools-version:\s*([\d.]+)", read("Package.swift"))
+    if len(versions) != 1 or not tools or versions[0] != tools.group(1):
+        fail(f"swift_versions {versions} must be the one version of Package.swift's tools version")
+    return versions[0].split(".")[0]
+
+
 def main():
     podspec = read(f"{POD_MODULE}.podspec")
     swift_flags = other_swift_flags(podspec)
+    language_mode = swift_language_version(podspec)
     check_platforms(podspec)
     subspecs = parse_subspecs(podspec)
     default = re.search(r"spec\.default_subspec\s*=\s*'(\w+)'", podspec)
@@ -139,7 +150,7 @@ def main():
     for name in subspecs:
         files = files_of(closure(name, subspecs), subspecs)
         command = ["swiftc", "-typecheck", "-module-name", POD_MODULE, "-parse-as-library",
-                   "-swift-version", "5", "-warnings-as-errors",
+                   "-swift-version", language_mode, "-warnings-as-errors",
                    "-enable-experimental-feature", "StrictConcurrency"] + swift_flags + files
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:

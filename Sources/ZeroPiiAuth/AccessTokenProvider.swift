@@ -8,6 +8,14 @@ import Foundation
 /// calls it produces an error result after a timeout (30 s by default) instead of a
 /// hang, and an error becomes an error result saying the access token could not be
 /// obtained. `fetchToken` may be called on any thread.
+///
+/// The completion is `@Sendable`, so an implementation may call it from any queue, task
+/// or `URLSession` handler. In Swift 6 language mode declare the parameter the same way,
+/// `completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void`; a class isolated
+/// to the main actor also marks the method `nonisolated`, because the SDK asks for tokens
+/// from its own threads. The reference's signature without `@Sendable` still conforms, in
+/// either language mode, as long as its body does not hand the completion to another
+/// thread.
 #if canImport(ObjectiveC)
 @objc(AccessTokenProvider)
 #endif
@@ -15,9 +23,10 @@ public protocol AccessTokenProvider {
     /// Fetches a fresh access token.
     ///
     /// - Parameter completion: Call it exactly once, from any thread: with the token, or
-    ///   with `nil` and the error that prevented it.
+    ///   with `nil` and the error that prevented it. Safe to capture in `@Sendable`
+    ///   closures (dispatch queues, tasks, `URLSession` handlers).
     #if canImport(ObjectiveC)
     @objc(fetchTokenWithCompletion:)
     #endif
-    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void)
+    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void)
 }

@@ -4,8 +4,8 @@ import Foundation
 /// Swift concurrency.
 ///
 /// ``AccessTokenProvider`` is callback-based because Objective-C apps implement it too.
-/// Bridging it to `async` by hand means moving the non-`Sendable` completion into a
-/// task, which strict concurrency checking rejects; this class does it once:
+/// This class is the bridge for auth code that is already `async`, and for classes
+/// isolated to an actor, whose `async` methods it can await:
 ///
 /// ```swift
 /// let provider = AsyncAccessTokenProvider {
@@ -33,27 +33,14 @@ public final class AsyncAccessTokenProvider: NSObject, AccessTokenProvider, Send
     /// Runs the `fetch` function in a new task and hands its result to `completion`.
     ///
     /// - Parameter completion: Called once, from the task, with the token or the error.
-    public func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
-        let completion = TokenCompletion(completion)
+    public func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
         let fetch = self.fetch
         Task {
             do {
-                completion.call(try await fetch(), nil)
+                completion(try await fetch(), nil)
             } catch {
-                completion.call(nil, error)
+                completion(nil, error)
             }
         }
-    }
-}
-
-/// A provider's completion, carried into a task.
-private struct TokenCompletion: @unchecked Sendable {
-    // Sendable: the protocol's completion is not marked `@Sendable` (its Objective-C
-    // signature cannot say so), but the SDK's completions are safe to call from any
-    // thread, and this one is called exactly once.
-    let call: (AccessTokenInfo?, Error?) -> Void
-
-    init(_ call: @escaping (AccessTokenInfo?, Error?) -> Void) {
-        self.call = call
     }
 }

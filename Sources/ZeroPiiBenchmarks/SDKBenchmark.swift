@@ -163,7 +163,7 @@ private final class FixedTokenProvider: NSObject, AccessTokenProvider, @unchecke
 
     init(token: String) { self.token = token }
 
-    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
         completion(AccessTokenInfo(token: token, expiresInSeconds: 86_400), nil)
     }
 }

@@ -23,7 +23,7 @@ final class ClientCredentialsProvider: NSObject, AccessTokenProvider, @unchecked
         lock.withLock { prefetched = token }
     }
 
-    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
         if let token = lock.withLock({ () -> AccessTokenInfo? in
             defer { prefetched = nil }
             return prefetched

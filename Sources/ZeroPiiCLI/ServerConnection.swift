@@ -253,7 +253,7 @@ final class CountingRetryPolicy: NSObject, RetryPolicy, @unchecked Sendable {
 final class FixedTokenProvider: NSObject, AccessTokenProvider {
     private let token: String
     init(token: String) { self.token = token }
-    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
         completion(AccessTokenInfo(token: token, expiresInSeconds: 3600), nil)
     }
 }
@@ -262,7 +262,7 @@ final class FixedTokenProvider: NSObject, AccessTokenProvider {
 final class EmbeddedServerTokenProvider: NSObject, AccessTokenProvider {
     private let server: MockTokenizationServer
     init(server: MockTokenizationServer) { self.server = server }
-    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
         completion(AccessTokenInfo(token: server.issueAccessToken(), expiresInSeconds: 3600), nil)
     }
 }

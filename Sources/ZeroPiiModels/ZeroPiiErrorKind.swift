@@ -11,8 +11,8 @@ import Foundation
 /// | kind | the status or condition behind it |
 /// | --- | --- |
 /// | ``none`` | success |
-/// | ``invalidInput`` | an empty batch, more than 1000 values, NaN or an infinite number (no request sent); HTTP 400 or 413: the server found the request invalid or too large |
-/// | ``configuration`` | an API URL that is not an absolute http(s) URL (no request sent); HTTP 419 (the server could not decrypt: an encryption setting the server does not share); any 1xx, 3xx or 4xx status not listed here, such as 404 |
+/// | ``invalidInput`` | an empty batch, more than 1000 values, NaN or an infinite number (no request sent); HTTP 400 or 413: the server found the request invalid or too large (except the setup codes under ``configuration``) |
+/// | ``configuration`` | an API URL that is not an absolute http(s) URL (no request sent); HTTP 419 (the server could not decrypt: an encryption setting the server does not share); HTTP 400 with the error code `encryption_required`, `unsupported_encryption`, `unsupported_version` or `invalid_envelope` (the server speaks another wire profile); any 1xx, 3xx or 4xx status not listed here, such as 404 |
 /// | ``authentication`` | the token provider failed, timed out or returned no token; the refresh guard tripped; HTTP 401 after the one refresh, or 403 |
 /// | ``network`` | no HTTP response: connection refused or reset, DNS or TLS failure, an attempt past its `requestTimeout` |
 /// | ``timeout`` | the whole call passed its time limit (`callTimeout`); nothing more was sent after it |

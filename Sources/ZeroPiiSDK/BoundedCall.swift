@@ -65,8 +65,8 @@ enum BoundedCall {
     /// Starts `operation` in a task of its own, on the calling thread until its first
     /// suspension where `Task.immediate` exists (Swift 6.2 compilers; on Apple platforms
     /// the 2025 releases) and ``startsPipelineOnCallersThread`` allows it, and as an
-    /// ordinary task otherwise. The library still builds
-    /// with Swift 5.9, which skips the first branch unparsed.
+    /// ordinary task otherwise. Swift 6.0 and 6.1 compilers skip the first branch
+    /// unparsed.
     private static func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         #if compiler(>=6.2)
         if startsPipelineOnCallersThread.get(), #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {

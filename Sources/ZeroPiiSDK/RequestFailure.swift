@@ -49,6 +49,12 @@ struct RequestFailure: Error, Sendable {
     /// The failure for an HTTP error status, with the server's error code when it is a
     /// plain identifier (server-written text is never passed on: it could echo a value).
     static func forStatus(_ status: Int, serverCode: String?) -> RequestFailure {
+        if status == 400, let serverCode, setupMismatchCodes.contains(serverCode) {
+            return RequestFailure(
+                "the server does not accept this SDK's wire profile (HTTP 400) [\(serverCode)]; "
+                    + "set ZeroPiiConfiguration.wireProfile to the one the server speaks",
+                kind: .configuration, statusCode: status)
+        }
         let base: String
         switch status {
         case 400: base = "the server rejected the request as invalid"
@@ -64,6 +70,13 @@ struct RequestFailure: Error, Sendable {
         let code = serverCode.flatMap { isPlainIdentifier($0) ? " [\($0)]" : nil } ?? ""
         return RequestFailure("\(base) (HTTP \(status))\(code)", kind: ZeroPiiErrorKind(httpStatusCode: status), statusCode: status)
     }
+
+    /// The 400 answers whose code says that client and server disagree on the setup (the
+    /// envelope, its version, or whether bodies are encrypted), not on the values: sending
+    /// other values would not help, changing the configuration would.
+    static let setupMismatchCodes: Set<String> = [
+        "encryption_required", "unsupported_encryption", "unsupported_version", "invalid_envelope",
+    ]
 
     private static func isPlainIdentifier(_ text: String) -> Bool {
         (1...64).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }

@@ -58,8 +58,12 @@ public struct ZeroPiiConfiguration: Sendable {
     /// Only the ``/ZeroPiiModels/ZeroPiiWireProfile/cleverTapCompatible`` profile reads it. When set,
     /// just the request that got the 419 is re-sent, once, in plaintext (logged at info
     /// level, without values); the next request is encrypted again. The Android SDK
-    /// instead switches to plaintext for the rest of the process, silently.
+    /// instead switches to plaintext for the rest of the process, silently. Set with
+    /// another profile, it has no effect, and `initialize` says so once at info level.
     public var allowsPlaintextFallback: Bool = false
+    /// Deprecated: set ``wireProfile`` instead, which also chooses between the two
+    /// encrypted profiles.
+    ///
     /// Whether payloads are encrypted: `true` unless ``wireProfile`` is
     /// ``/ZeroPiiModels/ZeroPiiWireProfile/plaintext``. Setting `false` chooses plaintext; setting `true`
     /// chooses the v1 envelope when the profile was plaintext and leaves an encrypted
@@ -98,4 +102,19 @@ public struct ZeroPiiConfiguration: Sendable {
 
     /// The defaults: what the reference's `initialize` overloads use.
     public init() {}
+}
+
+extension ZeroPiiConfiguration {
+    /// One line for each setting that the chosen ``wireProfile`` does not read, so that
+    /// an app that set it learns at start-up that it has no effect (logged at info level
+    /// by `initialize`).
+    var settingsIgnoredByWireProfile: [String] {
+        var notes: [String] = []
+        if allowsPlaintextFallback && wireProfile != .cleverTapCompatible {
+            notes.append(
+                "allowsPlaintextFallback is ignored: only the cleverTapCompatible wire profile falls back to plaintext, "
+                    + "and this SDK uses the \(wireProfile.rawValue) profile")
+        }
+        return notes
+    }
 }

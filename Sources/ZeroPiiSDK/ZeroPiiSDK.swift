@@ -114,6 +114,9 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         } else {
             logger.info("ZeroPiiSDK \(TokenizationClient.sdkVersion) initialised")
         }
+        for note in configuration.settingsIgnoredByWireProfile {
+            logger.info(note)
+        }
         return instance
     }
 

@@ -23,7 +23,7 @@ struct AsyncAccessTokenProviderTests {
     @Test func handsTheFetchedTokenToTheCompletionOnce() async {
         let provider = AsyncAccessTokenProvider { AccessTokenInfo(token: "fetched-token", expiresInSeconds: 600) }
         let recorder = CompletionRecorder()
-        provider.fetchToken(completion: recorder.record)
+        provider.fetchToken { recorder.record($0, $1) }
         await waitUntil { recorder.count > 0 }
         #expect(recorder.first?.token == "fetched-token")
         #expect(recorder.first?.error == nil)
@@ -34,7 +34,7 @@ struct AsyncAccessTokenProviderTests {
     @Test func handsTheThrownErrorToTheCompletion() async {
         let provider = AsyncAccessTokenProvider { throw AuthServiceDown() }
         let recorder = CompletionRecorder()
-        provider.fetchToken(completion: recorder.record)
+        provider.fetchToken { recorder.record($0, $1) }
         await waitUntil { recorder.count > 0 }
         let answer = recorder.first
         #expect(answer?.token == nil)

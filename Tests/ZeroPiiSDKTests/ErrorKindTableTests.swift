@@ -14,6 +14,10 @@ struct ErrorKindTableTests {
         arguments: [
             (400, "bad_json", ZeroPiiErrorKind.invalidInput, 1),
             (400, "stale_request", .invalidInput, 2),
+            (400, "encryption_required", .configuration, 1),
+            (400, "unsupported_encryption", .configuration, 1),
+            (400, "unsupported_version", .configuration, 1),
+            (400, "invalid_envelope", .configuration, 1),
             (401, "unauthorized", .authentication, 2),
             (403, "forbidden", .authentication, 1),
             (409, "replayed_request", .server, 1),

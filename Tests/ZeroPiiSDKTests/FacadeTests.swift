@@ -36,6 +36,32 @@ struct FacadeTests {
         }
     }
 
+    /// `allowsPlaintextFallback` only means something to the CleverTap-compatible
+    /// profile; with any other, `initialize` says once, at info level, that it is
+    /// ignored, and says nothing where it is read or not set.
+    @Test(arguments: ZeroPiiWireProfile.allCases, [false, true])
+    func aSettingTheWireProfileIgnoresIsLoggedOnceAtInit(profile: ZeroPiiWireProfile, fallback: Bool) async throws {
+        await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let log = CapturedLog()
+            var configuration = ZeroPiiConfiguration()
+            configuration.transport = InTestServer().transport
+            configuration.wireProfile = profile
+            configuration.allowsPlaintextFallback = fallback
+            configuration.logHandler = log.handler
+            ZeroPiiSDK.initialize(
+                tokenProvider: CountingProvider(), apiUrl: "https://tokens.example.test", logLevel: .info,
+                retryPolicy: DefaultRetryPolicy(), configuration: configuration)
+            let notes = log.entries.filter { $0.line.contains("allowsPlaintextFallback") }
+            if fallback && profile != .cleverTapCompatible {
+                #expect(notes.count == 1)
+                #expect(notes.first?.level == .info)
+                #expect(notes.first?.line.contains("the \(profile.rawValue) profile") == true)
+            } else {
+                #expect(notes.isEmpty)
+            }
+        }
+    }
+
     @Test func everyCallbackMethodDeliversOnTheConfiguredQueue() async throws {
         await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
             let server = InTestServer()

@@ -17,7 +17,7 @@ final class CountingProvider: NSObject, AccessTokenProvider, @unchecked Sendable
 
     var calls: Int { lock.withLock { count } }
 
-    func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
+    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
         let number = lock.withLock { () -> Int in
             count += 1; return count
         }
@@ -28,9 +28,10 @@ final class CountingProvider: NSObject, AccessTokenProvider, @unchecked Sendable
 /// Collects log lines from the SDK's log handler.
 final class CapturedLog: @unchecked Sendable {
     private let lock = NSLock()
-    private var lines: [String] = []
-    var all: [String] { lock.withLock { lines } }
-    var handler: @Sendable (ZeroPiiLogLevel, String) -> Void { { [self] _, line in lock.withLock { lines.append(line) } } }
+    private var lines: [(level: ZeroPiiLogLevel, line: String)] = []
+    var all: [String] { lock.withLock { lines.map(\.line) } }
+    var entries: [(level: ZeroPiiLogLevel, line: String)] { lock.withLock { lines } }
+    var handler: @Sendable (ZeroPiiLogLevel, String) -> Void { { [self] level, line in lock.withLock { lines.append((level, line)) } } }
 }
 
 /// Builds a client wired to `server` with instant retries, bypassing the singleton so

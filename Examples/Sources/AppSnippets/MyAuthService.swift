@@ -21,8 +21,9 @@ final class MyAuthService: Sendable {
 
     /// Calls `callback` once with the token and its lifetime in seconds, or with an error.
     func getToken(callback: @escaping (String?, Int, Error?) -> Void) {
-        // The callback is the SDK's completion, which is not `@Sendable` (the reference's
-        // AccessTokenProvider); URLSession calls it once, from its delegate queue.
+        // The callback carries the reference provider's completion, declared there without
+        // `@Sendable` (MigratingToSwift6 shows the one-line change that makes this
+        // unnecessary); URLSession calls it once, from its delegate queue.
         nonisolated(unsafe) let callback = callback
         URLSession.shared.dataTask(with: endpoint) { data, response, error in
             guard error == nil, (response as? HTTPURLResponse)?.statusCode == 200, let data,

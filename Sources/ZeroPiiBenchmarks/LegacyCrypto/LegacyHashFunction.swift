@@ -16,7 +16,7 @@ protocol LegacyHashFunction {
     static var blockByteCount: Int { get }
 
     /// The digest type the function produces.
-    associatedtype LegacyDigest: ZeroPiiBenchmarks.LegacyDigest
+    associatedtype LegacyDigest: zeropii_benchmarks.LegacyDigest
 
     /// A hash function in its initial state.
     init()
