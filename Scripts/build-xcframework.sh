@@ -160,7 +160,7 @@ xcodebuild -create-xcframework "${framework_args[@]}" -output "$out/$module.xcfr
 
 # What an app does with it, on this Mac: Swift imports the module and uses the reference's
 # API; Objective-C compiles the reference's snippets through
-# #import <CleverTapZeroPiiSDK/CleverTapZeroPiiSDK-Swift.h> (Examples/.../ZeroPiiImport.h).
+# @import CleverTapZeroPiiSDK; (Examples/.../ZeroPiiImport.h, with -fmodules).
 slice="$(find "$out/$module.xcframework" -maxdepth 1 -type d -name 'macos-*' | head -n 1)"
 cat >"$out/client.swift" <<'SWIFT'
 import CleverTapZeroPiiSDK

@@ -14,17 +14,38 @@ The script then:
 
 1. writes the headers of the Swift Package Manager layout (one module per target, as
    Package.swift says) and of the CocoaPods layout (every subspec of the default install
-   compiled into the one module CleverTapZeroPiiSDK, as the podspec says);
+   compiled into the one module CleverTapZeroPiiSDK, as the podspec says, in a framework
+   as `use_frameworks!` builds it);
 2. checks that each header declares every class, protocol, enum, selector and property
    that the reference's Objective-C code uses, with the reference's types and nullability
-   (EXPECTED below, written from design/SDK_REFERENCE.md);
+   (EXPECTED below, written from design/SDK_REFERENCE.md), and that the SPM header of
+   CleverTapZeroPiiSDK imports the four modules that declare them
+   (Sources/CleverTapZeroPiiSDK/ObjectiveCImports.swift);
 3. compiles the reference's Objective-C snippets (Examples/Sources/ObjectiveCSnippets)
    against those headers with clang, GNUstep's Foundation headers and ARC
-   (`-fsyntax-only -fobjc-arc`): once through the CocoaPods header
-   `#import <CleverTapZeroPiiSDK/CleverTapZeroPiiSDK-Swift.h>`, once through the
-   per-module `@import`s that Swift Package Manager needs (module maps like the ones SPM
-   generates for Swift targets). GNUstep (Debian's libgnustep-base-dev and gobjc) must be
-   installed; `.ci/run` installs it. `--headers-only` skips this step.
+   (`-fsyntax-only -fobjc-arc -Wall -Werror`), through Examples/.../ZeroPiiImport.h and
+   through a copy whose only import is exactly `@import CleverTapZeroPiiSDK;`:
+   - CocoaPods with modules: `@import CleverTapZeroPiiSDK;`, against the framework's
+     module map as CocoaPods and Xcode write it (`framework module CleverTapZeroPiiSDK`
+     with the pod's umbrella header, `export *`, and the submodule
+     `CleverTapZeroPiiSDK.Swift` for the generated header);
+   - CocoaPods without modules: `#import <CleverTapZeroPiiSDK/CleverTapZeroPiiSDK-Swift.h>`;
+   - Swift Package Manager in Xcode (an app target, without SWIFT_PACKAGE): `@import
+     CleverTapZeroPiiSDK;` against the module maps Xcode writes for a package's Swift
+     targets, `module M { header "M-Swift.h" export * }`, one per module, all passed with
+     -fmodule-map-file (swift-package-manager, Sources/XCBuildSupport/PIFBuilder.swift and
+     Sources/SwiftBuildSupport/PackagePIFProjectBuilder+Modules.swift). `export *` passes
+     the umbrella header's `@import`s on to the importer;
+   - Swift Package Manager's own build system (`swift build`, with -DSWIFT_PACKAGE=1):
+     its module map for a Swift target is `module M { header "/path/M-Swift.h" requires
+     objc }`, without `export *` (swift-package-manager,
+     Sources/Build/BuildDescription/SwiftModuleBuildDescription.swift, generateModuleMap;
+     Sources/Build/BuildPlan/BuildPlan+Clang.swift passes every dependency's map), so the
+     umbrella's imports stay inside it. The snippets compile through ZeroPiiImport.h,
+     which imports the four modules as well there; the copy with the single import must
+     fail, or ZeroPiiImport.h and the Getting Started article say more than they need to.
+   GNUstep (Debian's libgnustep-base-dev and gobjc) must be installed; `.ci/run` installs
+   it. `--headers-only` skips this step.
 
 Usage: Scripts/objc-header-check.py [--scratch-path DIR] [--headers-only]
 Exits 1 when a header misses a declaration or a snippet does not compile.
@@ -49,13 +70,20 @@ SPM_MODULES = ["ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiTransport", "ZeroPiiRet
 POD_MODULE = "CleverTapZeroPiiSDK"
 POD_SOURCE_DIRS = ["ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry",
                    "ZeroPiiSDK", "CleverTapZeroPiiSDK"]
-# The modules whose headers Objective-C code imports under SPM (Examples/.../ZeroPiiImport.h).
+# The modules that declare what Objective-C code uses under SPM: the header of
+# CleverTapZeroPiiSDK imports them (ObjectiveCImports.swift), and under `swift build`
+# Examples/.../ZeroPiiImport.h imports them too.
 SPM_OBJC_MODULES = ["ZeroPiiModels", "ZeroPiiAuth", "ZeroPiiRetry", "ZeroPiiSDK"]
+# The one line the reference gives Objective-C code, for CocoaPods and SPM alike.
+SINGLE_IMPORT = f"@import {POD_MODULE};"
 
 # What the reference's Objective-C code needs, as the compiler prints it: per module, per
 # declaration (kind, name), the lines that must appear in that declaration's block.
 # Whitespace is normalised and SWIFT_WARN_UNUSED_RESULT / OBJC_DESIGNATED_INITIALIZER are
-# dropped before comparing, so a difference is a difference of selector, type or nullability.
+# dropped before comparing, and so is a Sendable marking of a block type (SENDABLE_MARKS):
+# AccessTokenProvider's completion is `@Sendable` in Swift, which Objective-C callers and
+# implementations do not see (Swift 6.3 prints nothing for it; Apple's headers spell it
+# NS_SWIFT_SENDABLE). So a difference is a difference of selector, type or nullability.
 EXPECTED = {
     "ZeroPiiModels": {
         ("interface", "TokenizeResult"): [
@@ -148,6 +176,7 @@ EXPECTED = {
 }
 
 DROPPED_MACROS = [" SWIFT_WARN_UNUSED_RESULT", " OBJC_DESIGNATED_INITIALIZER"]
+SENDABLE_MARKS = re.compile(r' ?(?:NS_SWIFT_SENDABLE|SWIFT_SENDABLE|__attribute__\(\(swift_attr\("@Sendable"\)\)\))')
 
 
 def fail(message):
@@ -167,7 +196,7 @@ def normalise(line):
     line = re.sub(r"\s+", " ", line.strip())
     for macro in DROPPED_MACROS:
         line = line.replace(macro, "")
-    return line
+    return SENDABLE_MARKS.sub("", line)
 
 
 def declaration_blocks(header_text):
@@ -238,7 +267,9 @@ def swift_sources(directories):
 
 
 def generate_headers(scratch):
-    """Compiles the stand-in Foundation and both layouts; returns {layout: {module: header}}."""
+    """Compiles the stand-in Foundation and both layouts.
+
+    Returns ({layout: {module: header}}, the SPM directory, the CocoaPods framework directory)."""
     resource_dir = resource_dir_without_foundation(scratch)
     modules = os.path.join(scratch, "modules")
     shutil.rmtree(modules, ignore_errors=True)
@@ -253,7 +284,7 @@ def generate_headers(scratch):
     headers = {"SPM": {}, "CocoaPods": {}}
     spm = os.path.join(scratch, "spm")
     shutil.rmtree(spm, ignore_errors=True)
-    os.makedirs(spm)
+    os.makedirs(os.path.join(spm, "swift-build"))
     for module in SPM_MODULES:
         header = os.path.join(spm, f"{module}-Swift.h")
         # One -package-name for all the package's modules, as SwiftPM passes it, so that
@@ -264,23 +295,43 @@ def generate_headers(scratch):
             + ["-o", os.path.join(spm, f"{module}.swiftmodule"), "-emit-objc-header-path", header],
             f"{module} does not compile with Objective-C interop")
         headers["SPM"][module] = header
-        # The module map Swift Package Manager writes for a Swift target's generated header
-        # (SwiftModuleBuildDescription.generateModuleMap): no `export *`, so a header's own
-        # @imports are not passed on to the code that imports it.
+        # The module map Xcode writes beside a package's Swift target's generated header,
+        # in GeneratedModuleMaps (XCBuildSupport/PIFBuilder.swift, and
+        # SwiftBuildSupport/PackagePIFProjectBuilder+Modules.swift: MODULEMAP_FILE_CONTENTS).
+        # `export *` passes the header's own @imports on to the code that imports it.
         with open(os.path.join(spm, f"{module}.modulemap"), "w", encoding="utf-8") as handle:
-            handle.write(f"module {module} {{\n    header \"{module}-Swift.h\"\n    requires objc\n}}\n")
+            handle.write(f"module {module} {{\n    header \"{module}-Swift.h\"\n    export *\n}}\n")
+        # The one `swift build` writes in the target's build directory
+        # (Build/BuildDescription/SwiftModuleBuildDescription.swift, generateModuleMap): an
+        # absolute path and no `export *`, so those @imports stay inside the module.
+        with open(os.path.join(spm, "swift-build", f"{module}.modulemap"), "w", encoding="utf-8") as handle:
+            handle.write(f"module {module} {{\n    header \"{header}\"\n    requires objc\n}}\n")
 
-    pod_include = os.path.join(scratch, "cocoapods", "include")
-    shutil.rmtree(os.path.dirname(pod_include), ignore_errors=True)
-    os.makedirs(os.path.join(pod_include, POD_MODULE))
-    header = os.path.join(pod_include, POD_MODULE, f"{POD_MODULE}-Swift.h")
+    # CocoaPods with use_frameworks!: the framework's Headers hold the pod's umbrella header
+    # and the generated header, and its module map is the one CocoaPods writes
+    # (Generator::ModuleMap) with the Swift submodule Xcode adds for the generated header.
+    pod = os.path.join(scratch, "cocoapods")
+    shutil.rmtree(pod, ignore_errors=True)
+    framework = os.path.join(pod, "Frameworks", f"{POD_MODULE}.framework")
+    os.makedirs(os.path.join(framework, "Headers"))
+    os.makedirs(os.path.join(framework, "Modules"))
+    header = os.path.join(framework, "Headers", f"{POD_MODULE}-Swift.h")
     # The podspec's pod_target_xcconfig passes the same -package-name.
     run(common + ["-experimental-skip-all-function-bodies", "-package-name", POD_MODULE, "-I", modules, "-I", STAND_IN,
                   "-module-name", POD_MODULE] + swift_sources(POD_SOURCE_DIRS)
-        + ["-o", os.path.join(scratch, "cocoapods", f"{POD_MODULE}.swiftmodule"), "-emit-objc-header-path", header],
+        + ["-o", os.path.join(pod, f"{POD_MODULE}.swiftmodule"), "-emit-objc-header-path", header],
         "the pod's module does not compile with Objective-C interop")
     headers["CocoaPods"][POD_MODULE] = header
-    return headers, spm, pod_include
+    # CocoaPods' umbrella header imports UIKit (Cocoa on macOS); Foundation stands for both.
+    with open(os.path.join(framework, "Headers", f"{POD_MODULE}-umbrella.h"), "w", encoding="utf-8") as handle:
+        handle.write("#ifdef __OBJC__\n#import <Foundation/Foundation.h>\n#endif\n\n"
+                     f"extern double {POD_MODULE}VersionNumber;\n"
+                     f"extern const unsigned char {POD_MODULE}VersionString[];\n")
+    with open(os.path.join(framework, "Modules", "module.modulemap"), "w", encoding="utf-8") as handle:
+        handle.write(f"framework module {POD_MODULE} {{\n  umbrella header \"{POD_MODULE}-umbrella.h\"\n\n"
+                     "  export *\n  module * { export * }\n}\n\n"
+                     f"module {POD_MODULE}.Swift {{\n  header \"{POD_MODULE}-Swift.h\"\n  requires objc\n}}\n")
+    return headers, spm, os.path.dirname(framework)
 
 
 def gnustep_setup(scratch):
@@ -318,23 +369,66 @@ def gnustep_setup(scratch):
             "-I", shim, "-I", "/usr/include/GNUstep", "-I", SNIPPETS]
 
 
-def compile_snippets(clang, scratch, spm, pod_include):
+def single_import_copy(snippet, scratch):
+    """A copy of `snippet` whose only SDK import is exactly the reference's one line."""
+    with open(snippet, encoding="utf-8") as handle:
+        text = handle.read()
+    if text.count('#import "ZeroPiiImport.h"\n') != 1:
+        fail(f"{os.path.basename(snippet)} no longer imports the SDK through ZeroPiiImport.h")
+    os.makedirs(os.path.join(scratch, "single-import"), exist_ok=True)
+    copy = os.path.join(scratch, "single-import", os.path.basename(snippet))
+    with open(copy, "w", encoding="utf-8") as handle:
+        handle.write(text.replace('#import "ZeroPiiImport.h"\n', SINGLE_IMPORT + "\n"))
+    return copy
+
+
+def compile_snippets(clang, scratch, spm, pod_frameworks):
+    """Compiles the snippets in each layout; returns the lines to print."""
     # MyAuthService.m (the app's own auth client in the snippets) needs NSURLSession, which
     # Debian's GNUstep is built without; its header, which the snippets use, is compiled.
     snippets = [os.path.join(SNIPPETS, "MyTokenProvider.m")]
-    # CocoaPods and frameworks: ZeroPiiImport.h takes the reference's
-    # #import <CleverTapZeroPiiSDK/CleverTapZeroPiiSDK-Swift.h>.
-    for snippet in snippets:
-        run(clang + ["-I", pod_include, snippet],
-            f"{os.path.basename(snippet)} does not compile against the CocoaPods header")
-    # Swift Package Manager: ZeroPiiImport.h falls back to @import of each module.
-    module_maps = [f"-fmodule-map-file={os.path.join(spm, f'{module}.modulemap')}" for module in SPM_OBJC_MODULES]
     shim_map = f"-fmodule-map-file={os.path.join(scratch, 'gnustep-shim', 'module.modulemap')}"
-    for snippet in snippets:
-        run(clang + ["-fmodules", f"-fmodules-cache-path={os.path.join(scratch, 'clang-module-cache')}", shim_map]
-            + module_maps + [snippet],
-            f"{os.path.basename(snippet)} does not compile against the SPM modules' headers")
-    return [os.path.relpath(snippet, ROOT) for snippet in snippets]
+
+    def modules(cache):
+        return ["-fmodules", f"-fmodules-cache-path={os.path.join(scratch, 'clang-module-cache', cache)}", shim_map]
+
+    def maps(directory):
+        # Every Swift module the product depends on, as both build systems pass them.
+        return [f"-fmodule-map-file={os.path.join(directory, f'{module}.modulemap')}" for module in SPM_MODULES]
+
+    layouts = [
+        # (what is checked, clang flags, whether the copy with only SINGLE_IMPORT must compile)
+        ("CocoaPods, @import", modules("cocoapods") + ["-F", pod_frameworks], True),
+        # No modules: ZeroPiiImport.h takes #import <CleverTapZeroPiiSDK/CleverTapZeroPiiSDK-Swift.h>.
+        ("CocoaPods, #import", ["-F", pod_frameworks], None),
+        ("SPM in Xcode", modules("spm-xcode") + maps(spm), True),
+        ("SPM, swift build", modules("spm-swift-build") + maps(os.path.join(spm, "swift-build"))
+         + ["-DSWIFT_PACKAGE=1"], False),
+    ]
+    printed = []
+    for layout, flags, single_import in layouts:
+        for snippet in snippets:
+            name = os.path.basename(snippet)
+            run(clang + flags + [snippet], f"{name} does not compile ({layout}, through ZeroPiiImport.h)")
+            printed.append(f"{os.path.relpath(snippet, ROOT)} compiles ({layout})")
+            if single_import is None:
+                continue
+            copy = single_import_copy(snippet, scratch)
+            result = subprocess.run(clang + flags + [copy], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if single_import and result.returncode != 0:
+                print(result.stdout)
+                fail(f"{name} does not compile ({layout}) with exactly `{SINGLE_IMPORT}`")
+            if not single_import and result.returncode == 0:
+                fail(f"{name} compiles ({layout}) with exactly `{SINGLE_IMPORT}`: SwiftPM's module maps now pass "
+                     "the umbrella's imports on; drop the per-module imports from ZeroPiiImport.h and update the "
+                     "Objective-C part of GettingStarted.md")
+            if not single_import and "must be imported from module" not in result.stdout:
+                print(result.stdout)
+                fail(f"{name} does not compile ({layout}) with exactly `{SINGLE_IMPORT}`, but not because the "
+                     "umbrella's imports stay inside it")
+            printed.append(f"  with exactly `{SINGLE_IMPORT}`: "
+                           + ("compiles" if single_import else "does not compile, as expected (no `export *`)"))
+    return printed
 
 
 def main():
@@ -345,23 +439,26 @@ def main():
     scratch = os.path.abspath(arguments.scratch_path)
     os.makedirs(scratch, exist_ok=True)
 
-    headers, spm, pod_include = generate_headers(scratch)
+    headers, spm, pod_frameworks = generate_headers(scratch)
     problems = []
     for module, expectations in EXPECTED.items():
         problems += check_header(headers["SPM"][module], expectations, "SPM")
         problems += check_header(headers["CocoaPods"][POD_MODULE], expectations, "CocoaPods")
-    # Getting Started says that under SPM `@import CleverTapZeroPiiSDK;` gives Objective-C
-    # nothing (a module that only re-exports others gets an empty header); keep it true.
+    # Under SPM the classes live in four modules; `@import CleverTapZeroPiiSDK;` brings them
+    # only if the umbrella's header imports them (Sources/CleverTapZeroPiiSDK/ObjectiveCImports.swift).
     with open(headers["SPM"][POD_MODULE], encoding="utf-8") as handle:
-        if declaration_blocks(handle.read()):
-            problems.append("SPM: CleverTapZeroPiiSDK-Swift.h now declares something: update the Objective-C "
-                            "part of GettingStarted.md and ZeroPiiImport.h")
+        umbrella = [normalise(line) for line in handle]
+    for module in SPM_OBJC_MODULES:
+        if f"@import {module};" not in umbrella:
+            problems.append(f"SPM: {POD_MODULE}-Swift.h does not import {module}, so `{SINGLE_IMPORT}` does not "
+                            f"bring its classes (see Sources/{POD_MODULE}/ObjectiveCImports.swift)")
     if problems:
         fail("the generated Objective-C headers differ from the reference:\n  " + "\n  ".join(problems))
     declarations = sum(len(expectations) for expectations in EXPECTED.values())
     lines = sum(len(lines) for expectations in EXPECTED.values() for lines in expectations.values())
     print(f"objc-header-check: {declarations} declarations, {lines} selectors/properties/cases "
-          f"as the reference has them, in the SPM and CocoaPods headers")
+          f"as the reference has them, in the SPM and CocoaPods headers; the SPM header of {POD_MODULE} "
+          f"imports {', '.join(SPM_OBJC_MODULES)}")
 
     if arguments.headers_only:
         return
@@ -369,9 +466,9 @@ def main():
     if clang is None:
         fail("GNUstep's Foundation headers (libgnustep-base-dev, gobjc) or clang are missing; "
              "install them or pass --headers-only")
-    compiled = compile_snippets(clang, scratch, spm, pod_include)
-    print(f"objc-header-check: {', '.join(compiled)} compiles (clang -fsyntax-only -fobjc-arc, GNUstep Foundation) "
-          "against the CocoaPods header and the SPM modules")
+    for line in compile_snippets(clang, scratch, spm, pod_frameworks):
+        print(f"objc-header-check: {line}")
+    print("objc-header-check: (clang -fsyntax-only -fobjc-arc -Wall -Werror, GNUstep Foundation)")
 
 
 if __name__ == "__main__":
