@@ -1,5 +1,6 @@
 import Foundation
 
+#if compiler(>=6.2)
 /// Supplies bearer access tokens to the SDK; the app's bridge to its own auth system.
 ///
 /// Call `completion` exactly once: with an ``AccessTokenInfo`` on success, or with an
@@ -16,10 +17,16 @@ import Foundation
 /// from its own threads. The reference's signature without `@Sendable` still conforms, in
 /// either language mode, as long as its body does not hand the completion to another
 /// thread.
+///
+/// The protocol is `SendableMetatype` (Swift 6.2 compilers and later): a conformance
+/// isolated to an actor (`@MainActor AccessTokenProvider`, the compiler's fix-it for a
+/// main-actor class) is a compile error rather than a data race, since the SDK calls
+/// the provider off that actor; and in code that is main-actor by default a provider
+/// class is nonisolated.
 #if canImport(ObjectiveC)
 @objc(AccessTokenProvider)
 #endif
-public protocol AccessTokenProvider {
+public protocol AccessTokenProvider: SendableMetatype {
     /// Fetches a fresh access token.
     ///
     /// - Parameter completion: Call it exactly once, from any thread: with the token, or
@@ -30,3 +37,18 @@ public protocol AccessTokenProvider {
     #endif
     func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void)
 }
+#else
+/// Supplies bearer access tokens to the SDK; the app's bridge to its own auth system.
+///
+/// The same protocol for Swift 6.0 and 6.1 compilers, which have no `SendableMetatype`.
+#if canImport(ObjectiveC)
+@objc(AccessTokenProvider)
+#endif
+public protocol AccessTokenProvider {
+    /// Fetches a fresh access token.
+    #if canImport(ObjectiveC)
+    @objc(fetchTokenWithCompletion:)
+    #endif
+    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void)
+}
+#endif

@@ -1,5 +1,6 @@
 import Foundation
 
+#if compiler(>=6.2)
 /// Decides whether, and after how long, a failed request is tried again.
 ///
 /// The SDK asks after every failure that PROTOCOL.md (section 6) makes retryable, and
@@ -12,10 +13,14 @@ import Foundation
 /// ``retryDelayMs(attempt:)`` may return any value: negative counts as zero, and a
 /// `Retry-After` on 429 or 503 can only lengthen the wait (to at most 60 s). However
 /// long the policy keeps retrying, the SDK's call time limit ends the call.
+///
+/// The SDK asks from its own tasks, off the main actor: a main-actor class marks both
+/// methods `nonisolated`. The protocol is `SendableMetatype` (Swift 6.2 compilers and
+/// later), so a conformance isolated to an actor is a compile error, not a data race.
 #if canImport(ObjectiveC)
 @objc(RetryPolicy)
 #endif
-public protocol RetryPolicy: AnyObject {
+public protocol RetryPolicy: AnyObject, SendableMetatype {
     /// Return `true` to retry the failed request.
     ///
     /// - Parameters:
@@ -37,3 +42,24 @@ public protocol RetryPolicy: AnyObject {
     #endif
     func retryDelayMs(attempt: Int) -> Int
 }
+#else
+/// Decides whether, and after how long, a failed request is tried again.
+///
+/// The same protocol for Swift 6.0 and 6.1 compilers, which have no `SendableMetatype`.
+#if canImport(ObjectiveC)
+@objc(RetryPolicy)
+#endif
+public protocol RetryPolicy: AnyObject {
+    /// Return `true` to retry the failed request.
+    #if canImport(ObjectiveC)
+    @objc(shouldRetryWithAttempt:httpStatusCode:)
+    #endif
+    func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool
+
+    /// Milliseconds to wait before the next attempt.
+    #if canImport(ObjectiveC)
+    @objc(retryDelayMsWithAttempt:)
+    #endif
+    func retryDelayMs(attempt: Int) -> Int
+}
+#endif
