@@ -58,25 +58,37 @@ let package = Package(
             path: "Sources/ZeroPiiBenchmarks",
             swiftSettings: strictConcurrency
         ),
+        // What the test targets share: a seeded generator, bounded waits, a scripted token
+        // provider, and the trait that keeps the heaviest suites out of the
+        // ThreadSanitizer passes. Not a product: apps get ZeroPiiTestSupport.
+        .target(
+            name: "ZeroPiiTestHelpers",
+            dependencies: ["ZeroPiiAuth"],
+            path: "Tests/ZeroPiiTestHelpers",
+            swiftSettings: strictConcurrency
+        ),
         .testTarget(
             name: "ZeroPiiMockServerTests",
-            dependencies: ["ZeroPiiMockServer", "ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiTestSupport"],
+            dependencies: ["ZeroPiiMockServer", "ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"],
             swiftSettings: strictConcurrency
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiTestSupport", "zeropii"],
+            dependencies: ["ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiTestSupport", "ZeroPiiTestHelpers", "zeropii"],
             path: "IntegrationTests",
             swiftSettings: strictConcurrency
         ),
-        .testTarget(name: "ZeroPiiCLITests", dependencies: ["ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
-        .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels"], swiftSettings: strictConcurrency),
+        .testTarget(
+            name: "ZeroPiiCLITests", dependencies: ["ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"],
+            swiftSettings: strictConcurrency),
+        .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels", "ZeroPiiTestHelpers"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiTransportTests", dependencies: ["ZeroPiiTransport", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiRetryTests", dependencies: ["ZeroPiiRetry", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
-        .testTarget(name: "ZeroPiiAuthTests", dependencies: ["ZeroPiiAuth", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
+        .testTarget(
+            name: "ZeroPiiAuthTests", dependencies: ["ZeroPiiAuth", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiSDKTests",
-            dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiSDK", "ZeroPiiCrypto", "ZeroPiiTestSupport"],
+            dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiSDK", "ZeroPiiCrypto", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"],
             swiftSettings: strictConcurrency
         ),
         // Swift 6 language mode, as an app written today: the callbacks' isolation is
@@ -94,7 +106,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ZeroPiiCryptoTests",
-            dependencies: ["ZeroPiiCrypto"],
+            dependencies: ["ZeroPiiCrypto", "ZeroPiiTestHelpers"],
+            // Project Wycheproof's AES-GCM, HKDF and HMAC vectors (Apache License 2.0).
+            resources: [.copy("Resources/wycheproof")],
             swiftSettings: strictConcurrency
         ),
     ],

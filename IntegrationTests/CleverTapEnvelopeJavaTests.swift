@@ -1,16 +1,17 @@
 import Foundation
 import Testing
 import ZeroPiiSDK
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
-/// The CleverTap-compatible envelope (PROTOCOL.md, section 9) against an independent
+/// The CleverTap-compatible envelope (Docs/Protocol.md, section 9) against an independent
 /// implementation: `Scripts/java/CleverTapEnvelope.java`, which seals and opens bodies
 /// with `javax.crypto` as CleverTap's Android SDK does. Java talks to `zeropii serve`,
 /// opens requests the Swift SDK sealed and seals the SDK's answers; any difference fails.
 ///
 /// Runs when `javac` is on PATH; `.ci/run` sets `ZEROPII_JAVA=required`, which turns a
 /// missing JDK into a failure instead of a skipped test.
-@Suite(.enabled(if: JavaEnvelopeProgram.shouldRun))
+@Suite(.skippedUnderThreadSanitizer, .enabled(if: JavaEnvelopeProgram.shouldRun))
 struct CleverTapEnvelopeJavaTests {
     @Test func javaTalksToZeropiiServeAndGetsTheSDKsTokens() async throws {
         let java = try await JavaEnvelopeProgram.shared.value

@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import ZeroPiiTestHelpers
 
 /// Runs the `zeropii` executable built next to the test bundle.
 struct CommandLineTool {
@@ -11,6 +13,12 @@ struct CommandLineTool {
     }
 
     static var executable: URL {
+        // Every suite that runs the binary carries `.skippedUnderThreadSanitizer`: under
+        // ThreadSanitizer each child is an instrumented binary ten times slower, and the
+        // suites check exit statuses, pipes and files, not this process's threads.
+        if isUnderThreadSanitizer {
+            Issue.record("a suite that runs the zeropii binary must carry .skippedUnderThreadSanitizer")
+        }
         let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [bundleDirectory, bundleDirectory.deletingLastPathComponent()] {
             let url = candidate.appendingPathComponent("zeropii")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 #if canImport(FoundationNetworking)
@@ -7,6 +8,7 @@ import FoundationNetworking
 #endif
 
 /// `zeropii serve` as a separate process: prints its address, serves, stops on a signal.
+@Suite(.skippedUnderThreadSanitizer)
 struct ServeCommandTests {
     @Test(arguments: [SIGTERM, SIGINT])
     func servesUntilASignalAndStopsCleanly(signalNumber: Int32) async throws {
@@ -70,6 +72,7 @@ struct ServeCommandTests {
 
 /// `zeropii tokenize` against a server in another process, with the client-credentials
 /// flow: the way a user runs it against a real API.
+@Suite(.skippedUnderThreadSanitizer)
 struct TokenizeAgainstAnotherProcessTests {
     @Test func tokenizesWithClientCredentialsAgainstAServerProcess() async throws {
         let server = Process()
@@ -143,6 +146,7 @@ struct TokenizeAgainstAnotherProcessTests {
 }
 
 /// `zeropii demo` end to end: both passes, and the wire section shows each profile's bytes.
+@Suite(.skippedUnderThreadSanitizer)
 struct DemoCommandTests {
     /// The wire section's part for each profile, keyed by the profile's `--wire` name.
     private static func wireSections(_ output: String) throws -> [String: String] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -66,6 +67,7 @@ final class ServeProcess: @unchecked Sendable {
 }
 
 /// `zeropii serve`'s credentials and request log, by running the binary.
+@Suite(.skippedUnderThreadSanitizer)
 struct ServeSecurityTests {
     @Test func credentialsComeFromAFileOrTheEnvironmentAndTheDemoPairOnlyOnRequest() async throws {
         let file = NSTemporaryDirectory() + "zeropii-clients-\(UUID().uuidString)"

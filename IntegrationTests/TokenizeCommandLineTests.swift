@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZeroPiiMockServer
 import ZeroPiiSDK
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 #if canImport(FoundationNetworking)
@@ -11,6 +12,7 @@ import FoundationNetworking
 /// `zeropii` as people run it from a shell: pipes, spreadsheet CSVs, standard input,
 /// unreadable files and the messages for what goes wrong. Each test runs the built
 /// binary with its own vault directory.
+@Suite(.skippedUnderThreadSanitizer)
 struct TokenizeCommandLineTests {
     /// A fresh directory, removed by the caller.
     static func temporaryDirectory() throws -> String {

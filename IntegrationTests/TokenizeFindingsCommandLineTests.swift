@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 
 /// What an outside tester found using `zeropii tokenize` without having seen the code:
 /// rows and headers that let personal data through in clear, messages that echoed it,
 /// an output file emptied by a run that never started, and messages that did not say
 /// what happened. Each test runs the built binary with its own vault directory.
+@Suite(.skippedUnderThreadSanitizer)
 struct TokenizeFindingsCommandLineTests {
     /// Runs `zeropii tokenize` on the vault in `directory` with `arguments` after it.
     static func tokenize(_ arguments: [String], directory: String, input: Data? = nil) throws -> CommandLineTool.Finished {

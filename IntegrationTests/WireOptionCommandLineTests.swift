@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -34,6 +35,7 @@ extension ServeProcess {
 }
 
 /// `--wire` on `zeropii tokenize` and `zeropii serve`, run as processes.
+@Suite(.skippedUnderThreadSanitizer)
 struct WireOptionCommandLineTests {
     @Test func tokenizeSpeaksEachProfileToAServerOfThatProfileOnly() async throws {
         for profile in ["v1", "clevertap", "plaintext"] {

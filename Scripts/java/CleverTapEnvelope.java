@@ -18,7 +18,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The Java side of ZeroPii's interop check for the CleverTap-compatible envelope
- * (PROTOCOL.md section 9; IntegrationTests/CleverTapEnvelopeJavaTests.swift runs it).
+ * (Docs/Protocol.md section 9; IntegrationTests/CleverTapEnvelopeJavaTests.swift runs it).
  * It seals and opens bodies the way CleverTap's Android ZeroPii SDK does, with
  * javax.crypto alone: a KeyGenerator AES key of 256 bits, Cipher "AES/GCM/NoPadding"
  * with the IV the cipher generates (12 bytes, 128-bit tag appended to the ciphertext

@@ -1,65 +1,69 @@
 import Foundation
 import ZeroPiiCrypto
 
-/// The v1 envelope as one side of a request uses it (PROTOCOL.md, section 5): a fresh
-/// salt, both keys derived from the access token (`K_req` and `K_resp`), one message
-/// sealed and one opened, at the payload sizes the SDK meets: a single short value
-/// (30 B), a typical single request (200 B) and a large batch (50 KB).
+/// The v1 envelope as one side of a request uses it (Docs/Protocol.md): a fresh salt,
+/// both keys derived from the access token (`K_req` and `K_resp`), one message sealed and
+/// one opened, at the payload sizes the SDK meets: a single short value (30 B), a typical
+/// single request (200 B) and a large batch (50 KB).
 ///
-/// The same run times the code before the lean request path (the frozen copy under
-/// `LegacyCrypto/`) and the current ZeroPiiCrypto, alternating between them so that
-/// a change in the machine's speed affects both alike.
+/// The reference is the same work through OpenSSL (`Scripts/envelope_reference.py`, Python's
+/// `cryptography`), measured in the same run: pairs of our rounds and the reference's, back
+/// to back and in alternating order, so that the host's speed, which changes from minute to
+/// minute, moves both sides alike. The ratio of each pair is what the benchmark reports.
 enum EnvelopeBenchmark {
     static let sizes = [30, 200, 50_000]
     static let accessToken = "eyJhbGciOiJIUzI1NiJ9.an-access-token-of-a-typical-length.c2lnbmF0dXJl"
 
-    /// Prints, per size, the median CPU time per operation of the old and the new code
-    /// over `rounds` pairs of 50 ms rounds (each pair one old and one new round back to
-    /// back, the order swapped from one pair to the next so that a machine speeding up
-    /// or slowing down favours neither), the fastest round of each, and the speed-up:
-    /// the median of the pairs' own ratios, with the middle half of them. A
-    /// pair's two rounds run within a tenth of a second of each other, so a host whose
-    /// speed changes from minute to minute moves both alike; the ratio of the two
-    /// medians, which can come from different minutes, is printed too.
-    static func run(sizes: [Int], rounds: Int = 31) {
-        print("v1 envelope per request: fresh salt, K_req and K_resp derived, seal + open (CPU µs per operation, thread CPU time)")
-        print("\(rounds) pairs of 50 ms rounds, old and new back to back in alternating order; speed-up = median of the pairs' ratios [middle half]")
+    /// Prints, per size, the median CPU time of our round trip over `pairs` pairs (each
+    /// pair: 0.2 s of ours in 50 ms rounds, and 0.2 s of the reference in its own process),
+    /// the fastest of our rounds, the reference's median, and the median of the pairs'
+    /// ratios (reference ÷ ours: above 1 means ours is faster) with their middle half.
+    /// Without python3 and `cryptography`, only our figures.
+    static func run(sizes: [Int], pairs: Int = 9) {
+        let reference = OpenSSLEnvelopeReference()
+        let referenceRuns = reference.isAvailable
+        print("v1 envelope per request: fresh salt, K_req and K_resp derived, seal + open (CPU µs per round trip)")
         print(
-            pad("payload", 10) + pad("old median", 12) + pad("old fastest", 13) + pad("new median", 12) + pad("new fastest", 13)
-                + pad("medians", 9) + "speed-up"
-        )
+            referenceRuns
+                ? "\(pairs) pairs of ours and OpenSSL's (Scripts/envelope_reference.py), back to back in alternating order"
+                : "OpenSSL reference unavailable (python3 with the cryptography package): our figures only")
+        print(pad("payload", 10) + pad("ours median", 13) + pad("ours fastest", 14) + pad("OpenSSL median", 16) + "OpenSSL ÷ ours [middle half]")
         for size in sizes {
             let payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-            precondition(legacyRoundTrip(payload) == payload && currentRoundTrip(payload) == payload, "round trip failed")
-            var old: [Double] = []
-            var new: [Double] = []
+            precondition(roundTrip(payload) == payload, "round trip failed")
+            var ours: [Double] = []
+            var theirs: [Double] = []
             var ratios: [Double] = []
-            let measureOld = { BenchmarkClock.cpuMicrosecondsPerRun(seconds: 0.05) { blackHole(legacyRoundTrip(payload)) } }
-            let measureNew = { BenchmarkClock.cpuMicrosecondsPerRun(seconds: 0.05) { blackHole(currentRoundTrip(payload)) } }
-            for pair in 0..<rounds {
-                let (oldTime, newTime): (Double, Double)
-                if pair % 2 == 0 {
-                    oldTime = measureOld()
-                    newTime = measureNew()
-                } else {
-                    newTime = measureNew()
-                    oldTime = measureOld()
+            for pair in 0..<pairs {
+                func measureOurs() -> Double {
+                    let rounds = (0..<4).map { _ in BenchmarkClock.cpuMicrosecondsPerRun(seconds: 0.05) { blackHole(roundTrip(payload)) } }
+                    ours += rounds
+                    return median(rounds)
                 }
-                old.append(oldTime)
-                new.append(newTime)
-                ratios.append(oldTime / newTime)
+                guard referenceRuns else {
+                    _ = measureOurs()
+                    continue
+                }
+                let (own, other): (Double, Double?)
+                if pair % 2 == 0 {
+                    own = measureOurs()
+                    other = reference.microseconds(size: size, seconds: 0.2)
+                } else {
+                    other = reference.microseconds(size: size, seconds: 0.2)
+                    own = measureOurs()
+                }
+                if let other {
+                    theirs.append(other)
+                    ratios.append(other / own)
+                }
             }
-            let oldMedian = median(old)
-            let newMedian = median(new)
-            let sortedRatios = ratios.sorted()
-            print(
-                pad("\(size) B", 10) + pad(String(format: "%.2f", oldMedian), 12) + pad(String(format: "%.2f", old.min()!), 13)
-                    + pad(String(format: "%.2f", newMedian), 12) + pad(String(format: "%.2f", new.min()!), 13)
-                    + pad(String(format: "%.2f×", oldMedian / newMedian), 9)
-                    + String(
-                        format: "%.2f× [%.2f–%.2f]", median(ratios), sortedRatios[rounds / 4], sortedRatios[rounds - 1 - rounds / 4]
-                    )
-            )
+            var row = pad("\(size) B", 10) + pad(String(format: "%.2f", median(ours)), 13) + pad(String(format: "%.2f", ours.min()!), 14)
+            if !ratios.isEmpty {
+                let sorted = ratios.sorted()
+                row += pad(String(format: "%.2f", median(theirs)), 16)
+                row += String(format: "%.2f× [%.2f–%.2f]", median(ratios), sorted[sorted.count / 4], sorted[sorted.count - 1 - sorted.count / 4])
+            }
+            print(row)
         }
     }
 
@@ -68,18 +72,9 @@ enum EnvelopeBenchmark {
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
-    /// Today's code: what the SDK does for a request body (or the server for a response).
-    static func currentRoundTrip(_ payload: Data) -> Data {
+    /// What the SDK does for a request body (and the server for a response).
+    static func roundTrip(_ payload: Data) -> Data {
         let envelope = PayloadEnvelope(accessToken: accessToken, operation: "tokenize", requestID: requestID, timestamp: 1_700_000_000)
-        let sealed = try! envelope.sealRequest(payload)
-        return try! envelope.openRequest(sealed)
-    }
-
-    /// The same work through the frozen copy of the code before issue 18.
-    static func legacyRoundTrip(_ payload: Data) -> Data {
-        let envelope = LegacyPayloadEnvelope(
-            accessToken: accessToken, operation: "tokenize", requestID: requestID, timestamp: 1_700_000_000
-        )
         let sealed = try! envelope.sealRequest(payload)
         return try! envelope.openRequest(sealed)
     }

@@ -7,7 +7,7 @@ import ZeroPiiSDK
 import ZeroPiiTestSupport
 import ZeroPiiTransport
 
-/// What the SDK itself costs per request, and what coalescing changes (issue 18):
+/// What the SDK itself costs per request, and what coalescing changes:
 ///
 /// - (a) client CPU per request, through the public API with payload encryption on, for
 ///   one value and for a 1,000-value batch: JSON, seal, Base64, the transport call, open,

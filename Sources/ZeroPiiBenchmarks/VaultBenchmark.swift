@@ -2,7 +2,7 @@ import Foundation
 import ZeroPiiMockServer
 
 /// The mock server's own work per value, which bounds `zeropii tokenize`'s rows per
-/// second: the token of one value (the format-preserving cipher, PROTOCOL.md section
+/// second: the token of one value (the format-preserving cipher, Docs/Protocol.md section
 /// 10) for each kind of value the CSV benchmark and apps send, and `tokenize` of a batch
 /// of 1,000 new values in a vault in memory (tokens, fingerprints, the index). Thread
 /// CPU time, median of five rounds, so neighbours on a shared machine do not count.

@@ -2,8 +2,8 @@ import Foundation
 import ZeroPiiCrypto
 
 /// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS]] [sdk] [sdk-cpu [single|batch]] [vault]`: prints figures
-/// for the crypto building blocks, for the v1 envelope per request (old and new code side
-/// by side), for end-to-end CSV tokenization (default 1,000,000 rows), for the SDK's own
+/// for the crypto building blocks, for the v1 envelope per request (beside OpenSSL's, in
+/// the same run), for end-to-end CSV tokenization (default 1,000,000 rows), for the SDK's own
 /// cost per request and coalescing (`SDKBenchmark`; `sdk-cpu` is its part (a) alone, to
 /// run under `perf record`, and `sdk-cpu single` or `sdk-cpu batch` one row of it), and for the mock server's work per value (`VaultBenchmark`).
 /// Build with `-c release`; debug builds are an order of magnitude slower.

@@ -5,7 +5,7 @@ import ZeroPiiSDK
 import FoundationNetworking
 #endif
 
-/// The OAuth2 client-credentials flow (PROTOCOL.md section 8) against `tokenURL`.
+/// The OAuth2 client-credentials flow (Docs/Protocol.md section 8) against `tokenURL`.
 struct ClientCredentialsGrant: Sendable {
     let tokenURL: URL
     let clientID: String

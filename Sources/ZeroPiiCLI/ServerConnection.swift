@@ -44,7 +44,7 @@ struct ServerConnection {
             // Every profile needs TLS to reach another machine: plaintext carries the
             // values in clear, the CleverTap envelope carries its key beside them, and the
             // v1 envelope's keys come from the access token in the Authorization header
-            // (PROTOCOL.md section 5: it does not replace TLS).
+            // (Docs/Protocol.md section 5: it does not replace TLS).
             if url.scheme?.lowercased() == "http", !ServerConnection.isLoopback(host), !insecureHTTP {
                 return "--api-url \(ServerConnection.origin(of: url)) is plain http to another machine, where anyone on the network "
                     + "could read \(wireProfile == .protocolV1 ? "the access token, and with it the values" : "the values"): "

@@ -25,7 +25,7 @@ enum Usage {
         """
 
     static let serve = """
-        zeropii serve: run the mock tokenization server (PROTOCOL.md: the v1 envelope, the
+        zeropii serve: run the mock tokenization server (Docs/Protocol.md: the v1 envelope, the
         CleverTap-compatible envelope and plaintext, on the same endpoints)
 
         Usage: zeropii serve [--host H] [--port N] [--data-file F] [--token-ttl S]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The cryptographic core of the ZeroPii v1 payload envelope (PROTOCOL.md, section 5),
+/// The cryptographic core of the ZeroPii v1 payload envelope (Docs/Protocol.md, section 5),
 /// on bytes: key derivation, associated data, and sealing and opening in both
 /// directions. The SDK and the mock server both use this one type, so the two sides
 /// cannot drift apart. The JSON form of the envelope lives in ZeroPiiModels.

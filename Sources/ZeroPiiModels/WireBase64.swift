@@ -1,6 +1,6 @@
 import Foundation
 
-/// Standard Base64 with `=` padding (RFC 4648 section 4), as the envelopes of PROTOCOL.md
+/// Standard Base64 with `=` padding (RFC 4648 section 4), as the envelopes of Docs/Protocol.md
 /// sections 5 and 9 carry their binary fields, written into and read from JSON bytes
 /// directly rather than through an intermediate `String`.
 ///
@@ -22,7 +22,14 @@ enum WireBase64 {
         let count = bytes.count
         let start = output.count
         let encoded = encodedCount(of: count)
-        output.append(contentsOf: repeatElement(0, count: encoded))
+        // Grown by one buffer copy rather than element by element: an unoptimized build
+        // (the ThreadSanitizer pass) would otherwise make a generic call, with a metadata
+        // look-up, per byte, which turns into a lock storm when many threads encode.
+        output.reserveCapacity(start + encoded)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encoded) { zeros in
+            zeros.initialize(repeating: 0)
+            output.append(contentsOf: zeros)
+        }
         output.withUnsafeMutableBufferPointer { buffer in
             var out = start
             var index = 0

@@ -1,14 +1,14 @@
 import Foundation
 
 // The wire bodies written and read with ``WireJSONWriter`` and ``WireJSONReader`` rather
-// than Codable: the SDK's and the mock server's hot path (issue 18). Key order and form
-// are PROTOCOL.md's; reading follows the reader's strict rules. Package access, not public API: only
-// the SDK and the mock server call these.
+// than Codable: they are on every request's path in the SDK and the mock server. Key order
+// and form are Docs/Protocol.md's; reading follows the reader's strict rules. Package
+// access, not public API: only the SDK and the mock server call these.
 
 extension WireBodies.TokenizeRequest {
     private static let keys: [StaticString] = ["value"]
 
-    /// The body as PROTOCOL.md section 3 writes it: `{"value":"..."}`.
+    /// The body as Docs/Protocol.md section 3 writes it: `{"value":"..."}`.
     package var wireJSON: Data {
         var writer = WireJSONWriter(capacity: value.utf8.count + 16)
         writer.raw(#"{"value":"#)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The JSON bodies of the wire protocol (PROTOCOL.md, sections 3, 5, 6 and 9).
+/// The JSON bodies of the wire protocol (Docs/Protocol.md, sections 3, 5, 6 and 9).
 ///
 /// Every decoder ignores fields it does not know, so a server can add fields without
 /// breaking older clients. These types are plain data; they are never logged.

@@ -1,9 +1,9 @@
 import Foundation
 
-/// The envelope bodies of PROTOCOL.md sections 5 and 9 with their Base64 fields as bytes,
-/// written and read in one pass over the JSON, without an intermediate Base64 `String`
-/// (issue 18). Package access, for the SDK and the mock server; ``WireBodies`` holds the same bodies
-/// as plain data with string fields.
+/// The envelope bodies of Docs/Protocol.md sections 5 and 9 with their Base64 fields as bytes,
+/// written and read in one pass over the JSON, without an intermediate Base64 `String`,
+/// since they are on every request's path. Package access, for the SDK and the mock
+/// server; ``WireBodies`` holds the same bodies as plain data with string fields.
 ///
 /// When reading, a Base64 field that is a JSON string but not canonical Base64 reads as
 /// nil rather than failing the whole body, so that callers can tell "not an envelope"

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads the JSON of the wire bodies straight from the bytes, strictly (RFC 8259), instead
-/// of through `JSONDecoder`, which took more than half of a 1,000-value batch's client
-/// CPU (issue 18).
+/// of through `JSONDecoder`, which would take more than half of a 1,000-value batch's
+/// client CPU.
 ///
 /// It rejects everything `JSONDecoder` rejects in these bodies (syntax errors, trailing
 /// bytes, raw control characters in strings, lone surrogates in `\u` escapes, nesting
@@ -11,7 +11,7 @@ import Foundation
 /// integers written with a fraction or an exponent (`1.0`, `1e2`, which no producer of
 /// these bodies writes), and invalid UTF-8, bad escapes or bad numbers anywhere, also in
 /// the unknown fields that JSONDecoder skips without checking. Unknown keys are skipped
-/// as PROTOCOL.md section 3 asks, after their values are checked like any other JSON.
+/// as Docs/Protocol.md section 3 asks, after their values are checked like any other JSON.
 ///
 /// The reader works on the caller's bytes for the duration of one decode
 /// (``WireJSONReader/read(_:_:)``); errors carry a reason and an offset, never any of the

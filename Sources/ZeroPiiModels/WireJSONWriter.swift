@@ -1,8 +1,8 @@
 import Foundation
 
-/// Writes the JSON of the wire bodies byte by byte, in the key order PROTOCOL.md shows
-/// and without whitespace, instead of through `JSONEncoder`, which cost a large share of
-/// every request's CPU (issue 18) and orders keys by hash.
+/// Writes the JSON of the wire bodies byte by byte, in the key order Docs/Protocol.md shows
+/// and without whitespace, instead of through `JSONEncoder`, which would cost a large
+/// share of every request's CPU and orders keys by hash.
 ///
 /// Strings are written as UTF-8 with the escapes RFC 8259 requires and no others:
 /// `"` and `\` with a backslash, the control characters below U+0020 as `\b`, `\t`, `\n`,

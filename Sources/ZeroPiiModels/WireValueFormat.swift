@@ -1,4 +1,4 @@
-/// Turns typed values into the strings the protocol sends (PROTOCOL.md, section 4).
+/// Turns typed values into the strings the protocol sends (Docs/Protocol.md, section 4).
 ///
 /// The same number must give the same string, and so the same token, on iOS and on
 /// Android, so floating-point numbers are written exactly as Android writes them: Java's

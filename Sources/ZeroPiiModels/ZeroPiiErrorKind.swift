@@ -48,7 +48,7 @@ public enum ZeroPiiErrorKind: Int, Sendable, CustomStringConvertible {
     /// A failure inside the SDK that none of the other kinds describe.
     case unexpected = 10
 
-    /// The kind of failure an HTTP error status stands for (PROTOCOL.md, section 6).
+    /// The kind of failure an HTTP error status stands for (Docs/Protocol.md, section 6).
     ///
     /// - Parameter httpStatusCode: The status the server answered with.
     public init(httpStatusCode: Int) {

@@ -3,7 +3,7 @@ import Foundation
 #if compiler(>=6.2)
 /// Decides whether, and after how long, a failed request is tried again.
 ///
-/// The SDK asks after every failure that PROTOCOL.md (section 6) makes retryable, and
+/// The SDK asks after every failure that Docs/Protocol.md (section 6) makes retryable, and
 /// only those: network failures with no HTTP response (status `nil`), 429, 500, 502,
 /// 503 and 504. Every other status is final without asking (400, 403, 409, 413, 419,
 /// 501, 505 and any other). A 401 never reaches the policy: the SDK refreshes the

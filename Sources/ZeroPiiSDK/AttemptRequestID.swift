@@ -7,7 +7,7 @@ import ZeroPiiCrypto
 #endif
 
 /// The `X-Request-ID` (and envelope `rid`) of one attempt: a random UUID v4 in lowercase
-/// (PROTOCOL.md, sections 2 and 5), written straight from its bytes instead of through
+/// (Docs/Protocol.md, sections 2 and 5), written straight from its bytes instead of through
 /// `uuidString` and `lowercased()`, which made two strings per attempt.
 ///
 /// The 122 random bits come from the system's secure generator through

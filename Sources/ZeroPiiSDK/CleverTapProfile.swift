@@ -12,7 +12,7 @@ import ZeroPiiModels
 import ZeroPiiTransport
 #endif
 
-/// The envelope of CleverTap's Android ZeroPii SDK (PROTOCOL.md, section 9), so that the
+/// The envelope of CleverTap's Android ZeroPii SDK (Docs/Protocol.md, section 9), so that the
 /// SDK can talk to CleverTap's tokenization service as it is.
 ///
 /// Each attempt gets a fresh 32-byte key and 12-byte IV (the Android SDK keeps one key

@@ -5,7 +5,7 @@ import Foundation
 import ZeroPiiTransport
 #endif
 
-/// Plain JSON bodies (PROTOCOL.md, section 3), protected by TLS alone. An answer that
+/// Plain JSON bodies (Docs/Protocol.md, section 3), protected by TLS alone. An answer that
 /// says it is a v1 envelope cannot be read as plain JSON and is rejected as such.
 struct PlaintextProfile: WireProfile {
     var logLabel: String { "plaintext" }

@@ -12,7 +12,7 @@ import ZeroPiiModels
 import ZeroPiiTransport
 #endif
 
-/// The ZeroPii v1 envelope (PROTOCOL.md, section 5): per-request keys derived from the
+/// The ZeroPii v1 envelope (Docs/Protocol.md, section 5): per-request keys derived from the
 /// access token and a fresh salt, the request bound to its operation, request id and
 /// timestamp, the response to its operation and request id. A 2xx without the
 /// `X-ZeroPii-Encryption: v1` header is rejected: the SDK never accepts a downgrade.

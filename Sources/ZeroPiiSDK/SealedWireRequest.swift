@@ -9,7 +9,7 @@ import ZeroPiiTransport
 /// read the response (which holds any key the response is opened with).
 struct SealedWireRequest: Sendable {
     let body: Data
-    /// Headers the profile adds to the common ones (PROTOCOL.md section 2).
+    /// Headers the profile adds to the common ones (Docs/Protocol.md section 2).
     let headers: [String: String]
     /// Turns a 2xx response into the plain JSON of section 3, or the failure to report.
     let openResponse: @Sendable (TransportResponse) -> Result<Data, RequestFailure>

@@ -15,7 +15,7 @@ import ZeroPiiRetry
 import ZeroPiiTransport
 #endif
 
-/// The request pipeline (PROTOCOL.md, sections 2 to 6 and 9): JSON body, sealed by the
+/// The request pipeline (Docs/Protocol.md, sections 2 to 6 and 9): JSON body, sealed by the
 /// configured ``WireProfile`` for the access token of that attempt, transport, status
 /// handling, opening and checking the response.
 ///

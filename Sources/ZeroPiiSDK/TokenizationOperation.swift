@@ -1,5 +1,5 @@
 /// The two operations of the protocol: their paths and their labels in the envelope's
-/// associated data (PROTOCOL.md, section 1).
+/// associated data (Docs/Protocol.md, section 1).
 enum TokenizationOperation: Sendable {
     case tokenize
     case batchTokenize

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a profile may bind a request to: the attempt's identity and credentials.
 struct WireAttempt: Sendable {
-    /// The operation label of PROTOCOL.md section 1 (`tokenize`, `tokenize/batch`).
+    /// The operation label of Docs/Protocol.md section 1 (`tokenize`, `tokenize/batch`).
     let operation: String
     /// The attempt's `X-Request-ID`, a lowercase UUID.
     let requestID: String

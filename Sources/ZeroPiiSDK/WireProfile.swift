@@ -1,6 +1,6 @@
 import Foundation
 
-/// One way of carrying the plain JSON bodies of PROTOCOL.md section 3 over the wire: the
+/// One way of carrying the plain JSON bodies of Docs/Protocol.md section 3 over the wire: the
 /// v1 envelope, the CleverTap-compatible envelope, or plaintext.
 ///
 /// Chosen once, when the SDK is configured

@@ -154,7 +154,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     // reference's selector and no isolation (blocks have none), and is hidden from Swift so
     // that Swift code always gets the isolation-aware method.
 
-    #if compiler(>=6.0)
     /// Tokenizes a string, unchanged (no trimming, no normalisation).
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -169,22 +168,16 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.tokenize(value) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `tokenizeString:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `tokenizeString:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(tokenizeString:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(swift, obsoleted: 1, message: "Swift calls tokenizeString(_:isolation:callback:), which runs the callback on the caller's actor")
-    #endif
     public func tokenizeString(_ value: String, callback: @escaping (TokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes an integer, sent in decimal.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -199,22 +192,16 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.tokenize(value) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `tokenizeInt:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `tokenizeInt:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(tokenizeInt:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(swift, obsoleted: 1, message: "Swift calls tokenizeInt(_:isolation:callback:), which runs the callback on the caller's actor")
-    #endif
     public func tokenizeInt(_ value: Int, callback: @escaping (TokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes a 64-bit integer, sent in decimal.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -229,22 +216,16 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.tokenize(value) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `tokenizeLong:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `tokenizeLong:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(tokenizeLong:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(swift, obsoleted: 1, message: "Swift calls tokenizeLong(_:isolation:callback:), which runs the callback on the caller's actor")
-    #endif
     public func tokenizeLong(_ value: Int64, callback: @escaping (TokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes a `Float`, written as Java's `Float.toString` writes it. NaN and
     /// infinities give an error result without a request.
     ///
@@ -260,22 +241,16 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.tokenize(value) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `tokenizeFloat:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `tokenizeFloat:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(tokenizeFloat:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(swift, obsoleted: 1, message: "Swift calls tokenizeFloat(_:isolation:callback:), which runs the callback on the caller's actor")
-    #endif
     public func tokenizeFloat(_ value: Float, callback: @escaping (TokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes a `Double`, written as Java's `Double.toString` writes it. NaN and
     /// infinities give an error result without a request.
     ///
@@ -291,22 +266,16 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.tokenize(value) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `tokenizeDouble:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `tokenizeDouble:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(tokenizeDouble:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(swift, obsoleted: 1, message: "Swift calls tokenizeDouble(_:isolation:callback:), which runs the callback on the caller's actor")
-    #endif
     public func tokenizeDouble(_ value: Double, callback: @escaping (TokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes a Boolean, sent as `true` or `false`.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -321,22 +290,16 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.tokenize(value) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `tokenizeBool:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `tokenizeBool:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(tokenizeBool:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(swift, obsoleted: 1, message: "Swift calls tokenizeBool(_:isolation:callback:), which runs the callback on the caller's actor")
-    #endif
     public func tokenizeBool(_ value: Bool, callback: @escaping (TokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.tokenize(value) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 strings in one request. An empty or larger batch gives an
     /// error result at once, without a request.
     ///
@@ -352,24 +315,18 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `batchTokenizeStringValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `batchTokenizeStringValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(batchTokenizeStringValues:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(
         swift, obsoleted: 1, message: "Swift calls batchTokenizeStringValues(_:isolation:callback:), which runs the callback on the caller's actor"
     )
-    #endif
     public func batchTokenizeStringValues(_ values: [String], callback: @escaping (BatchTokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 integers in one request.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -384,24 +341,18 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `batchTokenizeIntValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `batchTokenizeIntValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(batchTokenizeIntValues:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(
         swift, obsoleted: 1, message: "Swift calls batchTokenizeIntValues(_:isolation:callback:), which runs the callback on the caller's actor"
     )
-    #endif
     public func batchTokenizeIntValues(_ values: [Int], callback: @escaping (BatchTokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 64-bit integers in one request.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -416,24 +367,18 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `batchTokenizeLongValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `batchTokenizeLongValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(batchTokenizeLongValues:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(
         swift, obsoleted: 1, message: "Swift calls batchTokenizeLongValues(_:isolation:callback:), which runs the callback on the caller's actor"
     )
-    #endif
     public func batchTokenizeLongValues(_ values: [Int64], callback: @escaping (BatchTokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 `Float`s in one request; any NaN or infinity fails the batch
     /// without a request.
     ///
@@ -449,24 +394,18 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `batchTokenizeFloatValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `batchTokenizeFloatValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(batchTokenizeFloatValues:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(
         swift, obsoleted: 1, message: "Swift calls batchTokenizeFloatValues(_:isolation:callback:), which runs the callback on the caller's actor"
     )
-    #endif
     public func batchTokenizeFloatValues(_ values: [Float], callback: @escaping (BatchTokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 `Double`s in one request; any NaN or infinity fails the batch
     /// without a request.
     ///
@@ -482,24 +421,18 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `batchTokenizeDoubleValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `batchTokenizeDoubleValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(batchTokenizeDoubleValues:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(
         swift, obsoleted: 1, message: "Swift calls batchTokenizeDoubleValues(_:isolation:callback:), which runs the callback on the caller's actor"
     )
-    #endif
     public func batchTokenizeDoubleValues(_ values: [Double], callback: @escaping (BatchTokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }
     #endif
 
-    #if compiler(>=6.0)
     /// Tokenizes 1 to 1000 Booleans in one request.
     ///
     /// The callback runs exactly once: on the caller's actor when called from
@@ -514,18 +447,13 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
     ) {
         deliver(isolation: isolation, callback) { await $0.batchTokenize(values) }
     }
-    #endif
 
-    #if canImport(ObjectiveC) || !compiler(>=6.0)
-    /// Objective-C's `batchTokenizeBoolValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     #if canImport(ObjectiveC)
+    /// Objective-C's `batchTokenizeBoolValues:callback:`: the callback runs on ``ZeroPiiConfiguration/callbackQueue``.
     @objc(batchTokenizeBoolValues:callback:)
-    #endif
-    #if compiler(>=6.0)
     @available(
         swift, obsoleted: 1, message: "Swift calls batchTokenizeBoolValues(_:isolation:callback:), which runs the callback on the caller's actor"
     )
-    #endif
     public func batchTokenizeBoolValues(_ values: [Bool], callback: @escaping (BatchTokenizeResult) -> Void) {
         deliver(isolation: nil, callback) { await $0.batchTokenize(values) }
     }

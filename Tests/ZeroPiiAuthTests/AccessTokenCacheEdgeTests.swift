@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZeroPiiAuth
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 /// Cancellation, the refresh guard, expiry of handed-out tokens and unbounded timeouts.

@@ -14,7 +14,7 @@ struct PayloadEnvelopeTests {
         try PayloadEnvelope(accessToken: token, operation: operation, requestID: requestID, timestamp: timestamp, salt: salt)
     }
 
-    /// The wire bytes of PROTOCOL.md section 5 for fixed inputs, computed independently
+    /// The wire bytes of Docs/Protocol.md section 5 for fixed inputs, computed independently
     /// with OpenSSL (Python's `cryptography`: HKDF, then AESGCM).
     @Test func knownAnswerMatchesOpenSSL() throws {
         let envelope = try Self.envelope()

@@ -1,32 +1,16 @@
 import Foundation
 
-/// Loads Project Wycheproof test files.
-///
-/// The folder comes from `ZEROPII_WYCHEPROOF_DIR` (which `.ci/run` sets); without it,
-/// from `../shared/vectors/wycheproof` beside the package, where a checkout normally
-/// has it. When the variable is set, a missing or unreadable file is an error, so CI
-/// can never pass by silently running no vectors.
+/// Loads the Project Wycheproof test files, which the test target carries as resources
+/// (`Resources/wycheproof`, with their licence note): a clone of the repository runs them,
+/// and a missing or unreadable file fails the test that needs it.
 enum WycheproofVectors {
     struct LoadError: Error, CustomStringConvertible {
         let description: String
     }
 
-    static var directory: URL? {
-        if let configured = ProcessInfo.processInfo.environment["ZEROPII_WYCHEPROOF_DIR"], !configured.isEmpty {
-            return URL(fileURLWithPath: configured, isDirectory: true)
-        }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let sibling = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors/wycheproof")
-        return FileManager.default.fileExists(atPath: sibling.path) ? sibling : nil
-    }
-
-    /// Whether vectors can be found at all (for tests that are skipped without them).
-    static var isAvailable: Bool { directory != nil }
-
     static func load<File: Decodable>(_ name: String, as type: File.Type) throws -> File {
-        guard let directory else {
-            throw LoadError(description: "no Wycheproof folder: set ZEROPII_WYCHEPROOF_DIR")
+        guard let directory = Bundle.module.url(forResource: "wycheproof", withExtension: nil) else {
+            throw LoadError(description: "the test target's resources have no wycheproof folder")
         }
         let url = directory.appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: url.path) else {

@@ -5,7 +5,7 @@ import ZeroPiiModels
 
 @testable import ZeroPiiMockServer
 
-/// The server side of the CleverTap-compatible envelope (PROTOCOL.md, section 9) and how
+/// The server side of the CleverTap-compatible envelope (Docs/Protocol.md, section 9) and how
 /// the server tells the three wire profiles apart.
 struct CleverTapEnvelopeServerTests {
     let service: TokenizationService

@@ -1,3 +1,5 @@
+import ZeroPiiTestHelpers
+
 @testable import ZeroPiiMockServer
 
 /// A cheap keyed mixer (SplitMix64 steps over the message) standing in for keyed SHA-256

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import ZeroPiiCrypto
+import ZeroPiiTestHelpers
 
 @testable import ZeroPiiMockServer
 
-/// PROTOCOL.md section 10, on the cipher the vault uses.
+/// Docs/Protocol.md section 10, on the cipher the vault uses.
 struct FormatPreservingCipherTests {
     let cipher = FormatPreservingCipher.vault(.current, keyByte: 7)
 
@@ -69,7 +70,7 @@ struct FormatPreservingCipherTests {
     /// Every integer from -10,000 to 10,000 and random decimals and `E` forms: the token is
     /// a number of the same shape, never the value, and different for every value.
     @Test func numbersGetNumbersOfTheSameShape() {
-        var generator = SeededGenerator(seed: 11)
+        var generator = SplitMix64(seed: 11)
         var values = (-10_000...10_000).map(String.init)
         for _ in 0..<5_000 {
             let integer = String(Int.random(in: 0...99_999, using: &generator))
@@ -177,18 +178,5 @@ struct FormatPreservingCipherTests {
         let format2 = FormatPreservingCipher.vault(.keyedSHA256Rounds, keyByte: 7)
         let format3 = FormatPreservingCipher.vault(.sipHashRounds, keyByte: 7)
         #expect(values.filter { format2.encrypt($0) == format3.encrypt($0) }.isEmpty)
-    }
-}
-
-/// A deterministic random number generator (SplitMix64), so a failure can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 
 @testable import ZeroPiiMockServer
 
@@ -9,7 +10,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The attacks of issue 17, each against the real server on loopback with short,
+/// Attacks on the HTTP server, each against the real server on loopback with short,
 /// configured deadlines and budgets, so each runs in about a second.
 struct HTTPServerAttackTests {
     static func makeServer(limits: HTTPServerLimits) throws -> HTTPServer {
@@ -19,16 +20,6 @@ struct HTTPServerAttackTests {
             }
             return .respond(.json(status: 200, Data("{\"path\":\"\(request.path)\",\"bytes\":\(request.body.count)}".utf8)))
         }
-    }
-
-    /// Waits until `condition` holds, checking every few milliseconds, for at most `timeout` seconds.
-    static func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(5_000)
-        }
-        return true
     }
 
     /// Whether the server has sent something (or closed), waiting at most `milliseconds`.
@@ -87,12 +78,12 @@ struct HTTPServerAttackTests {
         other.send("GET /other HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(other.readResponse()?.body == #"{"path":"/other","bytes":0}"#)
 
-        #expect(Self.waitUntil { server.statistics.writeTimeouts == 1 })
+        #expect(blockUntil(atMost: 10) { server.statistics.writeTimeouts == 1 })
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed >= 0.9 && elapsed < 5, "disconnected after \(elapsed) s")
         // Its thread has ended (the other client is still connected).
         withExtendedLifetime(other) {
-            #expect(Self.waitUntil { server.statistics.closedConnections == 1 })
+            #expect(blockUntil(atMost: 10) { server.statistics.closedConnections == 1 })
         }
     }
 
@@ -114,7 +105,7 @@ struct HTTPServerAttackTests {
         }
         #expect(client.readResponse()?.body == "{\"path\":\"/slow\",\"bytes\":\(bodyBytes)}")
         shutdown(client.descriptor, Int32(SHUT_RDWR))
-        #expect(waitUntil { server.statistics.closedConnections == 1 })
+        #expect(blockUntil(atMost: 10) { server.statistics.closedConnections == 1 })
         return server.statistics.connectionCPUSeconds
     }
 
@@ -151,12 +142,12 @@ struct HTTPServerAttackTests {
             // One at a time, so which clients fit is known: charges grow as bytes arrive.
             let fitted = min(index + 1, admitted)
             #expect(
-                Self.waitUntil {
+                blockUntil(atMost: 10) {
                     server.statistics.bufferedRequestBytes == fitted * declared
                         && server.statistics.memoryBudgetRejections == index + 1 - fitted
                 })
         }
-        #expect(Self.waitUntil { server.statistics.closedConnections == count - admitted })
+        #expect(blockUntil(atMost: 10) { server.statistics.closedConnections == count - admitted })
         #expect(server.statistics.memoryBudgetRejections == count - admitted)
         #expect(server.statistics.peakBufferedRequestBytes <= limits.requestMemoryBudget)
         #expect(server.statistics.bufferedRequestBytes == admitted * declared)
@@ -180,7 +171,7 @@ struct HTTPServerAttackTests {
         plain.send("GET /plain HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(plain.readResponse()?.status == 200)
         held.removeAll()  // closes the connections holding the budget
-        #expect(Self.waitUntil { server.statistics.bufferedRequestBytes == 0 })
+        #expect(blockUntil(atMost: 10) { server.statistics.bufferedRequestBytes == 0 })
         let poster = try RawClient(port: server.port)
         poster.send("POST /after HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
         #expect(poster.readResponse()?.body == #"{"path":"/after","bytes":3}"#)
@@ -200,7 +191,7 @@ struct HTTPServerAttackTests {
             client.send("POST /hold HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\nabcdefghij")
             promisers.append(client)
         }
-        #expect(Self.waitUntil { server.statistics.bufferedRequestBytes == 20 * (10 + 16 * 1024) })
+        #expect(blockUntil(atMost: 10) { server.statistics.bufferedRequestBytes == 20 * (10 + 16 * 1024) })
         let poster = try RawClient(port: server.port)
         let body = String(repeating: "b", count: 300_000)
         poster.send("POST /after HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
@@ -229,7 +220,7 @@ struct HTTPServerAttackTests {
             fillers.append(client)
         }
         #expect(
-            Self.waitUntil {
+            blockUntil(atMost: 10) {
                 server.statistics.bufferedRequestBytes == admitted * declared
                     && server.statistics.memoryBudgetRejections == 10 - admitted
             })

@@ -43,7 +43,7 @@ struct HTTPServerTests {
         ("bare LF request", "GET / HTTP/1.1\nHost: x\n\n", 400),
         ("half a request then close", "GET / HT", nil),
         ("non-ASCII method", "GÉT / HTTP/1.1\r\n\r\n", 400),
-        // Issue 17: a proxy that splits on LF would see chunked; this server must not guess.
+        // A proxy that splits on LF would see chunked; this server must not guess.
         ("smuggling through a bare LF", "POST / HTTP/1.1\r\nHost: x\r\nX: a\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nhello", 400),
         ("bare CR in a header", "GET / HTTP/1.1\r\nHost: x\r\nX: a\rb\r\n\r\n", 400),
         ("missing Host", "GET / HTTP/1.1\r\nX-A: 1\r\n\r\n", 400),

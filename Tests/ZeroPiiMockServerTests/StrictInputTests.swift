@@ -5,7 +5,7 @@ import ZeroPiiModels
 
 @testable import ZeroPiiMockServer
 
-/// Strict Base64 for envelopes and access tokens, and the `rid` format (issue 17).
+/// Strict Base64 for envelopes and access tokens, and the `rid` format.
 struct StrictInputTests {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 

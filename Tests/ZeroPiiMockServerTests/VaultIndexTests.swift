@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 
 @testable import ZeroPiiMockServer
 
@@ -142,7 +143,7 @@ struct VaultIndexTests {
 
     /// Doubling the table again and again (from one page to thousands) keeps every value,
     /// while the pages in memory never pass their bound.
-    @Test func growingKeepsEveryEntry() throws {
+    @Test(.skippedUnderThreadSanitizer) func growingKeepsEveryEntry() throws {
         let path = TokenVaultTests.temporaryPath()
         defer { TokenVaultTests.removeVault(path) }
         let options = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 16)

@@ -5,7 +5,7 @@ import ZeroPiiCrypto
 
 /// The vault's tokens, pinned: a vault file keeps the tokens it answered, so a change to
 /// the cipher or its round function that moves any token is a new token function
-/// (PROTOCOL.md section 10), not an optimisation. The values cover each path of the
+/// (Docs/Protocol.md section 10), not an optimisation. The values cover each path of the
 /// round function: one and two hashes per round, messages that fill one SHA-256 block
 /// and several, numbers, single-position formats, and non-Latin alphabets.
 struct VaultTokenStabilityTests {

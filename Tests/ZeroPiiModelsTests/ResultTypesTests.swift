@@ -49,7 +49,7 @@ struct ErrorKindTests {
         #expect(TokenizeResult(errorMessage: "x", httpStatusCode: 401).description.contains("authentication"))
     }
 
-    /// PROTOCOL.md section 6, status by status.
+    /// Docs/Protocol.md section 6, status by status.
     @Test(arguments: [
         (400, ZeroPiiErrorKind.invalidInput), (401, .authentication), (403, .authentication), (404, .configuration),
         (409, .server), (413, .invalidInput), (418, .configuration), (419, .configuration), (429, .rateLimited),

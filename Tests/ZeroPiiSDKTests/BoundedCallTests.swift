@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
@@ -144,7 +145,7 @@ struct BoundedCallTests {
     /// entering the token cache's actor, which would be a hop).
     @Test func aRequestAnsweredAtOnceWithACachedTokenStaysOnTheCallersThread() async throws {
         let server = InTestServer()
-        let provider = CountingProvider()
+        let provider = ScriptedProvider()
         let transportThreads = Watched<[UInt]>([])
         let client = makeClient(server: server, provider: provider) { configuration in
             configuration.tokenClock = ManualTokenClock()

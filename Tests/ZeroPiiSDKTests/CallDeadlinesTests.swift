@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZeroPiiAuth
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
@@ -88,13 +89,6 @@ final class RequestGate: @unchecked Sendable {
     }
 }
 
-/// Waits (without sleeping) until `condition` holds or `seconds` of real time passed.
-func waitUntil(atMost seconds: TimeInterval, _ condition: () -> Bool) async -> Bool {
-    let giveUp = Date().addingTimeInterval(seconds)
-    while !condition() && Date() < giveUp { await Task.yield() }
-    return condition()
-}
-
 /// The task's value, or nil when it has none within `seconds` of real time: a watchdog,
 /// so that a regression fails the test instead of stalling the suite.
 func value<Value: Sendable>(of task: Task<Value, Never>, within seconds: TimeInterval) async -> Value? {
@@ -132,6 +126,7 @@ final class ClaimOnce: @unchecked Sendable {
     }
 }
 
+@Suite(.skippedUnderThreadSanitizer)
 struct CallLimitsTests {
     @Test func aCallCancelledDuringATenSecondProviderFetchEndsAtOnceWhileASecondCallGetsTheToken() async throws {
         let clock = ManualTokenClock()
@@ -197,7 +192,7 @@ struct CallLimitsTests {
         let server = InTestServer()
         server.script(status: 503)
         let retryClock = ImmediateRetryClock()
-        let provider = CountingProvider(expiresIn: Int.max)
+        let provider = ScriptedProvider(expiresIn: Int.max)
         let client = makeClient(server: server, provider: provider, retryPolicy: IntMaxPolicy(), retryClock: retryClock) { configuration in
             configuration.callTimeout = .infinity
             configuration.requestTimeout = .infinity
@@ -218,7 +213,7 @@ struct CallLimitsTests {
         configuration.tokenClock = tokenClock
         configuration.callTimeout = 1
         let realClockClient = TokenizationClient(
-            apiURL: "https://tokens.example.test/", tokenProvider: SharedTokenProvider(CountingProvider()), retryPolicy: IntMaxPolicy(),
+            apiURL: "https://tokens.example.test/", tokenProvider: SharedTokenProvider(ScriptedProvider()), retryPolicy: IntMaxPolicy(),
             configuration: configuration, logger: SDKLogger(level: .off, handler: nil)
         )
         let sentBefore = server.requests.count
@@ -240,7 +235,7 @@ struct CallLimitsTests {
 
     @Test func afterTheRefreshGuardTripsProviderCallsStayBounded() async throws {
         let server = InTestServer(acceptedTokens: ["never-issued"])
-        let provider = CountingProvider()
+        let provider = ScriptedProvider()
         let client = makeClient(server: server, provider: provider, wireProfile: .plaintext)
         var kinds: Set<ZeroPiiErrorKind> = []
         for index in 0..<40 {

@@ -5,7 +5,7 @@ import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
 
-/// The CleverTap-compatible profile (PROTOCOL.md, section 9) through the whole pipeline,
+/// The CleverTap-compatible profile (Docs/Protocol.md, section 9) through the whole pipeline,
 /// against the in-test server.
 struct CleverTapProfileTests {
     private static func envelope(of request: TransportRequest) throws -> WireBodies.CleverTapEnvelopeRequest {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
@@ -45,7 +46,7 @@ struct CoalescingFacadeTests {
             configuration.tokenClock = clock
             configuration.coalescing = ZeroPiiConfiguration.Coalescing()
             let sdk = ZeroPiiSDK.initialize(
-                tokenProvider: CountingProvider(), apiUrl: "https://tokens.example.test", logLevel: .off,
+                tokenProvider: ScriptedProvider(), apiUrl: "https://tokens.example.test", logLevel: .off,
                 retryPolicy: DefaultRetryPolicy(), configuration: configuration
             )
             let client = sdk.currentEngine.client

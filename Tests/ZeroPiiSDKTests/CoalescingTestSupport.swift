@@ -1,20 +1,11 @@
 import Foundation
 import Testing
 import ZeroPiiModels
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 import ZeroPiiTransport
 
 @testable import ZeroPiiSDK
-
-/// Waits, without sleeping, until `condition` holds: the test's own task yields so the
-/// calls under test can run. Records an issue if it never does.
-func waitUntil(_ what: String, _ condition: () -> Bool) async {
-    for _ in 0..<5_000_000 {
-        if condition() { return }
-        await Task.yield()
-    }
-    Issue.record("gave up waiting until \(what)")
-}
 
 /// A transport that holds every request until the test releases them, then lets
 /// `server` answer: for looking at calls while their request is in flight.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZeroPiiModels
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 import ZeroPiiTransport
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
@@ -18,7 +19,7 @@ struct ConfigurationCaptureTests {
         configuration.callbackQueue = queue
         configuration.retryClock = ImmediateRetryClock()
         ZeroPiiSDK.initialize(
-            tokenProvider: CountingProvider(), apiUrl: "https://tokens.example.test", logLevel: .off, retryPolicy: DefaultRetryPolicy(),
+            tokenProvider: ScriptedProvider(), apiUrl: "https://tokens.example.test", logLevel: .off, retryPolicy: DefaultRetryPolicy(),
             configuration: configuration
         )
     }

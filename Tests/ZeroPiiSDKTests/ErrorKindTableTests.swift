@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
 
-/// Every status of PROTOCOL.md section 6 and every failure the SDK finds itself, with the
+/// Every status of Docs/Protocol.md section 6 and every failure the SDK finds itself, with the
 /// ``ZeroPiiErrorKind`` the "Retry and errors" article documents for it.
 struct ErrorKindTableTests {
     /// Status, the server's error code, the documented kind, and how many requests the
@@ -59,21 +60,9 @@ struct ErrorKindTableTests {
 
     @Test func everyFailureTheSDKFindsItself() async throws {
         struct NotATransportError: Error {}
-        final class Answering: NSObject, AccessTokenProvider {
-            let info: AccessTokenInfo?
-            let error: Error?
-            init(_ info: AccessTokenInfo?, _ error: Error?) {
-                self.info = info
-                self.error = error
-            }
-            func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) { completion(info, error) }
-        }
-        final class Silent: NSObject, AccessTokenProvider {
-            func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {}
-        }
         let server = InTestServer()
         func client(
-            provider: AccessTokenProvider = CountingProvider(), wireProfile: ZeroPiiWireProfile = .protocolV1,
+            provider: AccessTokenProvider = ScriptedProvider(), wireProfile: ZeroPiiWireProfile = .protocolV1,
             _ configure: @escaping (inout ZeroPiiConfiguration) -> Void = { _ in }
         ) -> TokenizationClient {
             makeClient(server: server, provider: provider, wireProfile: wireProfile, configure: configure)
@@ -120,7 +109,7 @@ struct ErrorKindTableTests {
                 "API URL", .configuration,
                 {
                     let bad = TokenizationClient(
-                        apiURL: "not a url", tokenProvider: SharedTokenProvider(CountingProvider()), retryPolicy: DefaultRetryPolicy(),
+                        apiURL: "not a url", tokenProvider: SharedTokenProvider(ScriptedProvider()), retryPolicy: DefaultRetryPolicy(),
                         configuration: invalidURL, logger: SDKLogger(level: .off, handler: nil))
                     let r = await bad.tokenize("value")
                     return (r.errorKind, r.httpStatusCode)
@@ -129,19 +118,21 @@ struct ErrorKindTableTests {
             (
                 "provider error", .authentication,
                 {
-                    let r = await client(provider: Answering(nil, NotATransportError())).tokenize("v"); return (r.errorKind, r.httpStatusCode)
+                    let r = await client(provider: ScriptedProvider(.answerWith(nil, NotATransportError()))).tokenize("v");
+                    return (r.errorKind, r.httpStatusCode)
                 }
             ),
             (
                 "provider empty token", .authentication,
                 {
-                    let r = await client(provider: Answering(nil, nil)).tokenize("v"); return (r.errorKind, r.httpStatusCode)
+                    let r = await client(provider: ScriptedProvider(.answerWith(nil, nil))).tokenize("v"); return (r.errorKind, r.httpStatusCode)
                 }
             ),
             (
                 "provider timeout", .authentication,
                 {
-                    let r = await client(provider: Silent()) { $0.tokenProviderTimeout = 0 }.tokenize("v"); return (r.errorKind, r.httpStatusCode)
+                    let r = await client(provider: ScriptedProvider(.never)) { $0.tokenProviderTimeout = 0 }.tokenize("v");
+                    return (r.errorKind, r.httpStatusCode)
                 }
             ),
             (

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
@@ -13,7 +14,7 @@ struct FacadeTests {
 
     @discardableResult
     static func initialize(
-        server: InTestServer, provider: AccessTokenProvider = CountingProvider(), log: CapturedLog? = nil, logLevel: ZeroPiiLogLevel = .off
+        server: InTestServer, provider: AccessTokenProvider = ScriptedProvider(), log: CapturedLog? = nil, logLevel: ZeroPiiLogLevel = .off
     ) -> ZeroPiiSDK {
         var configuration = ZeroPiiConfiguration()
         configuration.transport = server.transport
@@ -49,7 +50,7 @@ struct FacadeTests {
             configuration.allowsPlaintextFallback = fallback
             configuration.logHandler = log.handler
             ZeroPiiSDK.initialize(
-                tokenProvider: CountingProvider(), apiUrl: "https://tokens.example.test", logLevel: .info,
+                tokenProvider: ScriptedProvider(), apiUrl: "https://tokens.example.test", logLevel: .info,
                 retryPolicy: DefaultRetryPolicy(), configuration: configuration)
             let notes = log.entries.filter { $0.line.contains("allowsPlaintextFallback") }
             if fallback && profile != .cleverTapCompatible {
@@ -139,7 +140,7 @@ struct FacadeTests {
             var configuration = ZeroPiiConfiguration()
             configuration.transport = InTestServer().transport
             let sdk = ZeroPiiSDK.initialize(
-                tokenProvider: CountingProvider(), apiUrl: "https://tokens.example.test", logLevel: .off,
+                tokenProvider: ScriptedProvider(), apiUrl: "https://tokens.example.test", logLevel: .off,
                 retryPolicy: DefaultRetryPolicy(), configuration: configuration
             )
             // On Linux the main queue may be drained by a worker thread once the process
@@ -181,7 +182,7 @@ struct FacadeTests {
                 return server.handle(request)
             }
             let sdk = ZeroPiiSDK.initialize(
-                tokenProvider: CountingProvider(), apiUrl: "https://tokens.example.test", logLevel: .off,
+                tokenProvider: ScriptedProvider(), apiUrl: "https://tokens.example.test", logLevel: .off,
                 retryPolicy: DefaultRetryPolicy(), configuration: configuration
             )
             // A first call caches the access token, so the next one does not suspend
@@ -207,7 +208,7 @@ struct FacadeTests {
             let value = "alice.secret@example.com"
             let log = CapturedLog()
             let server = InTestServer()
-            let sdk = Self.initialize(server: server, provider: CountingProvider(prefix: "SECRET-ACCESS-TOKEN"), log: log, logLevel: .debug)
+            let sdk = Self.initialize(server: server, provider: ScriptedProvider(tokenPrefix: "SECRET-ACCESS-TOKEN"), log: log, logLevel: .debug)
             var texts: [String] = []
             func record(_ result: TokenizeResult) {
                 texts += [result.description, result.errorMessage ?? "", String(describing: result.httpStatusCode)]
@@ -232,15 +233,13 @@ struct FacadeTests {
             record(await sdk.batchTokenize([value]))
             record(await sdk.batchTokenize([value]))  // success with items
 
-            final class FailingProvider: NSObject, AccessTokenProvider {
-                struct Failure: Error, CustomStringConvertible { var description: String { "SECRET-ACCESS-TOKEN in error" } }
-                func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) { completion(nil, Failure()) }
-            }
+            struct Failure: Error, CustomStringConvertible { var description: String { "SECRET-ACCESS-TOKEN in error" } }
             var configuration = ZeroPiiConfiguration()
             configuration.transport = server.transport
             configuration.logHandler = log.handler
             ZeroPiiSDK.initialize(
-                tokenProvider: FailingProvider(), apiUrl: "https://tokens.example.test", logLevel: .debug, retryPolicy: DefaultRetryPolicy(),
+                tokenProvider: ScriptedProvider(.failWith(Failure())), apiUrl: "https://tokens.example.test", logLevel: .debug,
+                retryPolicy: DefaultRetryPolicy(),
                 configuration: configuration)
             record(await sdk.tokenize(value))
 

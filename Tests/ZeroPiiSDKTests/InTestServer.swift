@@ -4,7 +4,7 @@ import ZeroPiiModels
 import ZeroPiiTestSupport
 import ZeroPiiTransport
 
-/// A small in-test implementation of the server side of PROTOCOL.md: bearer check,
+/// A small in-test implementation of the server side of Docs/Protocol.md: bearer check,
 /// v1 envelope open and seal (through ZeroPiiCrypto's `PayloadEnvelope`), the
 /// CleverTap-compatible envelope of section 9 (with `AES.GCM` directly), tokenize and
 /// batch, and scripted faults. Tokens are deterministic: `tok_` and the first bytes of

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZeroPiiCrypto
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
@@ -55,7 +56,7 @@ struct PipelineTests {
         #expect(result.summary?.processedCount == 4 && result.summary?.existingCount == 2 && result.summary?.newlyCreatedCount == 2)
     }
 
-    /// PROTOCOL.md section 6, row by row: status, whether it is retried, and what the
+    /// Docs/Protocol.md section 6, row by row: status, whether it is retried, and what the
     /// result says.
     @Test(arguments: [
         (400, 1, false), (403, 1, false), (404, 1, false), (409, 1, false), (413, 1, false), (418, 1, false), (419, 1, false),
@@ -142,7 +143,7 @@ struct PipelineTests {
 
     @Test func a401RefreshesTheTokenOnceAndReplays() async throws {
         let server = InTestServer(acceptedTokens: ["secret-access-token-2"])
-        let provider = CountingProvider()
+        let provider = ScriptedProvider()
         let clock = ImmediateRetryClock()
         let result = await makeClient(server: server, provider: provider, retryClock: clock).tokenize("value")
         #expect(result.isSuccess)
@@ -153,7 +154,7 @@ struct PipelineTests {
 
     @Test func aSecond401IsAnError() async throws {
         let server = InTestServer(acceptedTokens: ["never-issued"])
-        let provider = CountingProvider()
+        let provider = ScriptedProvider()
         let result = await makeClient(server: server, provider: provider).tokenize("value")
         #expect(!result.isSuccess && result.httpStatusCode?.intValue == 401)
         #expect(server.requests.count == 2 && provider.calls == 2)
@@ -277,7 +278,7 @@ struct PipelineTests {
         configuration.transport = InTestServer().transport
         for url in ["", "not a url", "ftp://example.com", "/relative/path"] {
             let client = TokenizationClient(
-                apiURL: url, tokenProvider: SharedTokenProvider(CountingProvider()), retryPolicy: DefaultRetryPolicy(),
+                apiURL: url, tokenProvider: SharedTokenProvider(ScriptedProvider()), retryPolicy: DefaultRetryPolicy(),
                 configuration: configuration, logger: SDKLogger(level: .off, handler: nil)
             )
             let result = await client.tokenize("value")
@@ -300,7 +301,7 @@ extension InTestServer {
 struct PipelineTokenTests {
     @Test func aThousandConcurrentCallsWithNoCachedTokenFetchOnce() async throws {
         let server = InTestServer()
-        let provider = CountingProvider()
+        let provider = ScriptedProvider()
         let client = makeClient(server: server, provider: provider, wireProfile: .plaintext)
         let results = await withTaskGroup(of: TokenizeResult.self) { group in
             for index in 0..<1000 { group.addTask { await client.tokenize("value-\(index)") } }
@@ -312,7 +313,7 @@ struct PipelineTokenTests {
 
     @Test func aThousandConcurrent401sRefreshOnce() async throws {
         let server = InTestServer(acceptedTokens: ["secret-access-token-2"])
-        let provider = CountingProvider()
+        let provider = ScriptedProvider()
         let client = makeClient(server: server, provider: provider, wireProfile: .plaintext)
         let results = await withTaskGroup(of: TokenizeResult.self) { group in
             for index in 0..<1000 { group.addTask { await client.tokenize("value-\(index)") } }
@@ -323,17 +324,14 @@ struct PipelineTokenTests {
     }
 
     @Test func aSilentProviderGivesAnErrorResultAfterTheTimeout() async throws {
-        final class SilentProvider: NSObject, AccessTokenProvider {
-            func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {}
-        }
         let clock = ManualTokenClock()
         let server = InTestServer()
-        let client = makeClient(server: server, provider: SilentProvider()) { configuration in
+        let client = makeClient(server: server, provider: ScriptedProvider(.never)) { configuration in
             configuration.tokenClock = clock
             configuration.tokenProviderTimeout = 30
         }
         let request = Task { await client.tokenize("value") }
-        while clock.sleeperCount < 2 { await Task.yield() }  // the call's time limit and the provider's timeout
+        await waitUntil("the call's time limit and the provider's timeout are running") { clock.sleeperCount >= 2 }
         clock.advance(by: 30)
         let result = await request.value
         #expect(!result.isSuccess && result.httpStatusCode == nil)
@@ -342,23 +340,17 @@ struct PipelineTokenTests {
     }
 
     @Test func aProviderCallingTwiceIsHarmless() async throws {
-        final class TwiceProvider: NSObject, AccessTokenProvider {
-            func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {
-                completion(AccessTokenInfo(token: "first", expiresInSeconds: 3600), nil)
-                completion(AccessTokenInfo(token: "second", expiresInSeconds: 3600), nil)
-            }
-        }
         let log = CapturedLog()
         let server = InTestServer()
-        let result = await makeClient(server: server, provider: TwiceProvider(), log: log).tokenize("value")
+        let result = await makeClient(server: server, provider: ScriptedProvider(.answerTwice), log: log).tokenize("value")
         #expect(result.isSuccess)
-        #expect(server.requests.map { $0.header("Authorization") } == ["Bearer first"])
+        #expect(server.requests.map { $0.header("Authorization") } == ["Bearer secret-token-1"])
         #expect(log.all.contains { $0.contains("called its completion again") })
     }
 
     @Test func expiryIsMeasuredOnTheTokenClock() async throws {
         let clock = ManualTokenClock()
-        let provider = CountingProvider(expiresIn: 600)
+        let provider = ScriptedProvider(expiresIn: 600)
         let client = makeClient(server: InTestServer(), provider: provider) { $0.tokenClock = clock }
         _ = await client.tokenize("a")
         clock.advance(by: 569)
@@ -378,19 +370,16 @@ struct TimeoutAndCancellationLeakTests {
         let log = CapturedLog()
         var texts: [String] = []
 
-        final class SilentProvider: NSObject, AccessTokenProvider {
-            func fetchToken(completion: @escaping (AccessTokenInfo?, Error?) -> Void) {}
-        }
         let clock = ManualTokenClock()
-        let timingOut = makeClient(server: InTestServer(), provider: SilentProvider(), log: log) { $0.tokenClock = clock }
+        let timingOut = makeClient(server: InTestServer(), provider: ScriptedProvider(.never), log: log) { $0.tokenClock = clock }
         let pending = Task { await timingOut.tokenize(value) }
-        while clock.sleeperCount < 2 { await Task.yield() }  // the call's time limit and the provider's timeout
+        await waitUntil("the call's time limit and the provider's timeout are running") { clock.sleeperCount >= 2 }
         clock.advance(by: 30)
         let timedOut = await pending.value
         texts += [timedOut.description, timedOut.errorMessage ?? ""]
 
         let (started, continuation) = AsyncStream<Void>.makeStream()
-        let hanging = makeClient(server: InTestServer(), provider: CountingProvider(prefix: "SECRET-ACCESS-TOKEN"), log: log) { configuration in
+        let hanging = makeClient(server: InTestServer(), provider: ScriptedProvider(tokenPrefix: "SECRET-ACCESS-TOKEN"), log: log) { configuration in
             configuration.transport = ClosureTransport { _ in
                 continuation.yield()
                 try await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)

@@ -1,29 +1,8 @@
 import Foundation
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 @testable import ZeroPiiSDK
-
-/// A provider that answers at once with numbered tokens, counting calls.
-final class CountingProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    let prefix: String
-    let expiresIn: Int
-
-    init(prefix: String = "secret-access-token", expiresIn: Int = 3600) {
-        self.prefix = prefix
-        self.expiresIn = expiresIn
-    }
-
-    var calls: Int { lock.withLock { count } }
-
-    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
-        let number = lock.withLock { () -> Int in
-            count += 1; return count
-        }
-        completion(AccessTokenInfo(token: "\(prefix)-\(number)", expiresInSeconds: expiresIn), nil)
-    }
-}
 
 /// Collects log lines from the SDK's log handler.
 final class CapturedLog: @unchecked Sendable {
@@ -38,7 +17,7 @@ final class CapturedLog: @unchecked Sendable {
 /// tests can run in parallel.
 func makeClient(
     server: InTestServer,
-    provider: AccessTokenProvider = CountingProvider(),
+    provider: AccessTokenProvider = ScriptedProvider(),
     retryPolicy: RetryPolicy = DefaultRetryPolicy(),
     wireProfile: ZeroPiiWireProfile = .protocolV1,
     retryClock: ImmediateRetryClock = ImmediateRetryClock(),

@@ -1,0 +1,261 @@
+import Foundation
+import ZeroPiiModels
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small HTTP/1.1 server over POSIX sockets: keep-alive, pipelining, `Content-Length`
+/// bodies, request, idle and write deadlines, hard limits on header and body sizes and a
+/// server-wide memory budget for bodies (see ``HTTPServerLimits``).
+///
+/// Each connection is served on its own thread, which keeps the code simple and lets
+/// one slow or hostile client block nothing but itself: every wait on a client (for a
+/// request, between requests, for it to take a response) has a deadline. Malformed or
+/// oversized requests get 400, 411, 413, 431, 501, 503 or 505 and a closed connection;
+/// they never crash the server, and no error of `accept` stops it.
+public final class HTTPServer: @unchecked Sendable {
+    // Sendable: mutable state is guarded by `lock`; the rest is immutable.
+    /// Turns one request into a response (called on the connection's thread).
+    public typealias Handler = @Sendable (ServerRequest) -> ServerAction
+
+    /// What one call of `accept` gave: a connection and its peer's address, or an errno.
+    enum AcceptOutcome {
+        case connection(Int32, address: String)
+        case failure(errno: Int32)
+    }
+
+    private let handler: Handler
+    /// Told of each request the HTTP layer itself answered with an error (400, 408, 431,
+    /// 503, ...): its status and when it began. For the request log.
+    public typealias RejectionObserver = @Sendable (_ status: Int, _ started: Date) -> Void
+    private let rejected: RejectionObserver?
+    private let limits: HTTPServerLimits
+    private let listener: Int32
+    private let acceptConnection: @Sendable (Int32) -> AcceptOutcome
+    /// The port the server listens on (the one picked by the system when 0 was asked for).
+    public let port: UInt16
+    /// The address the server is bound to.
+    public let host: String
+    /// Timeouts, accept errors and the memory budget.
+    public let statistics: HTTPServerStatistics
+
+    private let lock = NSLock()
+    private var connections: Set<Int32> = []
+    private var running = true
+    private let acceptThreadDone = DispatchSemaphore(value: 0)
+
+    /// Binds and starts serving at once.
+    /// - Parameters:
+    ///   - host: an IPv4 address; `127.0.0.1` keeps the server private to this machine.
+    ///   - port: the port, or 0 for any free one (see ``port``).
+    ///   - limits: connection, size, time and memory limits (see ``HTTPServerLimits``).
+    ///   - statistics: where the server counts what it defended against; a fresh one by default.
+    ///   - rejected: told of each request the HTTP layer answered with an error itself.
+    ///   - handler: answers each complete request; called on the connection's thread.
+    /// - Throws: A `POSIXError` when the address is not IPv4 or cannot be bound.
+    public convenience init(
+        host: String = "127.0.0.1", port: UInt16 = 0, limits: HTTPServerLimits = HTTPServerLimits(),
+        statistics: HTTPServerStatistics = HTTPServerStatistics(), rejected: RejectionObserver? = nil, handler: @escaping Handler
+    ) throws {
+        try self.init(
+            host: host, port: port, limits: limits, statistics: statistics, acceptConnection: { SocketIO.accept($0) }, rejected: rejected,
+            handler: handler)
+    }
+
+    /// The designated initialiser; tests pass an `acceptConnection` that fails on demand.
+    init(
+        host: String, port: UInt16, limits: HTTPServerLimits, statistics: HTTPServerStatistics,
+        acceptConnection: @escaping @Sendable (Int32) -> AcceptOutcome, rejected: RejectionObserver? = nil, handler: @escaping Handler
+    ) throws {
+        self.handler = handler
+        self.rejected = rejected
+        self.limits = limits
+        self.host = host
+        self.statistics = statistics
+        self.acceptConnection = acceptConnection
+        (listener, self.port) = try SocketIO.listen(host: host, port: port)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "zeropii-accept"
+        thread.start()
+    }
+
+    /// Stops accepting, closes every open connection and waits for the accept loop to end.
+    public func stop() {
+        // File descriptor numbers are reused as soon as they are closed, so nothing is
+        // closed here while another thread could still use its number: connections are
+        // shut down under the lock (their threads close them), and the listener is shut
+        // down first and closed only after the accept loop has ended.
+        let wasRunning: Bool = lock.withLock {
+            guard running else { return false }
+            running = false
+            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+            return true
+        }
+        guard wasRunning else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        acceptThreadDone.wait()
+        close(listener)
+    }
+
+    deinit { stop() }
+
+    private func acceptLoop() {
+        defer { acceptThreadDone.signal() }
+        var backOff: UInt32 = 0
+        while true {
+            // Polling with a short timeout lets `stop()` end the loop on every platform
+            // (shutting down a listening socket does not wake `accept` on Darwin).
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 200)
+            if !lock.withLock({ running }) { return }
+            if ready <= 0 { continue }
+            let connection: Int32
+            let address: String
+            switch acceptConnection(listener) {
+            case .connection(let accepted, let peer):
+                (connection, address) = (accepted, peer)
+                backOff = 0
+            case .failure(let code):
+                if code == EINTR || code == EAGAIN || code == EWOULDBLOCK { continue }
+                if !lock.withLock({ running }) { return }
+                // Every other error (ECONNABORTED, EPROTO, ENOBUFS, ENOMEM, EMFILE, ENFILE,
+                // ...) is a passing condition of the system or of one client: count it,
+                // back off briefly (5 ms, doubling to 0.5 s while it lasts) and go on.
+                statistics.recordAcceptError()
+                backOff = min(max(backOff * 2, 5_000), 500_000)
+                usleep(backOff)
+                continue
+            }
+            SocketIO.configure(connection: connection)
+            let admitted: Bool = lock.withLock {
+                guard running, connections.count < limits.maximumConnections else { return false }
+                connections.insert(connection)
+                return true
+            }
+            guard admitted else {
+                // A fresh socket takes this small answer at once; the short deadline only
+                // guards the accept thread against the unexpected.
+                let response = Self.errorResponse(503, "too_many_connections", "the server is at its connection limit")
+                _ = SocketIO.write(connection, Self.serialize(response, close: true), deadline: Date().addingTimeInterval(0.1))
+                close(connection)
+                continue
+            }
+            let thread = Thread { [self] in
+                let cpuAtStart = Self.threadCPUSeconds()
+                serve(connection, address: address)
+                lock.withLock { _ = connections.remove(connection) }
+                close(connection)
+                statistics.recordClosedConnection(cpuSeconds: Self.threadCPUSeconds() - cpuAtStart)
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+    }
+
+    // MARK: One connection
+
+    private func serve(_ connection: Int32, address: String) {
+        var parser = HTTPRequestParser(limits: limits, budget: statistics)
+        defer { parser.releaseBudget() }
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            // Waiting for a request is bounded by the idle timeout. From its first byte
+            // on (empty lines before it included) the whole request must arrive within
+            // the request timeout, which is set once and never extended by more bytes.
+            var midRequest = parser.isMidRequest
+            var started = Date()
+            var deadline = Date().addingTimeInterval(midRequest ? limits.requestTimeout : limits.idleTimeout)
+            var request: ServerRequest?
+            while request == nil {
+                switch parser.next() {
+                case .request(let parsed):
+                    request = parsed
+                case .failure(let status, let code, let message):
+                    rejected?(status, started)
+                    var response = Self.errorResponse(status, code, message)
+                    if status == 503 { response.headers.append(("Retry-After", "1")) }
+                    _ = write(connection, Self.serialize(response, close: true))
+                    return
+                case .needMore:
+                    let result = chunk.withUnsafeMutableBytes { SocketIO.read(connection, into: $0, deadline: deadline) }
+                    switch result {
+                    case .bytes(let count):
+                        if !midRequest {
+                            midRequest = true
+                            started = Date()
+                            deadline = started.addingTimeInterval(limits.requestTimeout)
+                        }
+                        parser.append(chunk[0..<count])
+                    case .closed:
+                        return
+                    case .timedOut:
+                        if midRequest {
+                            statistics.recordRequestTimeout()
+                            rejected?(408, started)
+                            let response = Self.errorResponse(408, "request_timeout", "the request took too long to arrive")
+                            _ = write(connection, Self.serialize(response, close: true))
+                        }
+                        return
+                    }
+                }
+            }
+            guard var request, lock.withLock({ running }) else { return }
+            request.remoteAddress = address
+            let keepAlive = parser.keepsAlive
+            switch handler(request) {
+            case .closeWithoutResponse:
+                return
+            case .respond(let response):
+                let sent = write(connection, Self.serialize(response, close: !keepAlive))
+                parser.releaseBudget()
+                guard sent, keepAlive else { return }
+            }
+        }
+    }
+
+    /// Sends `bytes` within the write timeout; false when the connection must be closed.
+    private func write(_ connection: Int32, _ bytes: Data) -> Bool {
+        switch SocketIO.write(connection, bytes, deadline: Date().addingTimeInterval(limits.writeTimeout)) {
+        case .written:
+            return true
+        case .closed:
+            return false
+        case .timedOut:
+            statistics.recordWriteTimeout()
+            return false
+        }
+    }
+
+    /// CPU time used so far by the calling thread, in seconds.
+    private static func threadCPUSeconds() -> TimeInterval {
+        var time = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
+        return TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9
+    }
+
+    // MARK: Responses
+
+    /// An error answer with the protocol's error body (Docs/Protocol.md section 6).
+    static func errorResponse(_ status: Int, _ code: String, _ message: String) -> ServerResponse {
+        let body = WireBodies.ErrorResponse(code: code, message: message).wireJSON
+        return .json(status: status, body)
+    }
+
+    /// The response as bytes, with `Date`, `Content-Length` and `Connection` set.
+    static func serialize(_ response: ServerResponse, close: Bool) -> Data {
+        var head = "HTTP/1.1 \(response.status) \(HTTPStatusText.phrase(for: response.status))\r\n"
+        head += "Date: \(HTTPDate.string(from: Date()))\r\n"
+        head += "Content-Length: \(response.body.count)\r\n"
+        head += close ? "Connection: close\r\n" : "Connection: keep-alive\r\n"
+        for (name, value) in response.headers {
+            head += "\(name): \(value)\r\n"
+        }
+        head += "\r\n"
+        var data = Data(head.utf8)
+        data.append(response.body)
+        return data
+    }
+}
