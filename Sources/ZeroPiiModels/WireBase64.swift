@@ -19,55 +19,55 @@ enum WireBase64 {
 
     /// Appends the Base64 of `bytes` to `output`.
     static func encode(_ bytes: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) {
-        let count = bytes.count
-        let start = output.count
-        let encoded = encodedCount(of: count)
-        // Grown by one buffer copy rather than element by element: an unoptimized build
-        // (the ThreadSanitizer pass) would otherwise make a generic call, with a metadata
-        // look-up, per byte, which turns into a lock storm when many threads encode.
-        output.reserveCapacity(start + encoded)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encoded) { zeros in
-            zeros.initialize(repeating: 0)
-            output.append(contentsOf: zeros)
+        // Encoded into a scratch buffer and appended with one copy rather than by growing
+        // the array element by element: an unoptimized build (the ThreadSanitizer pass)
+        // would otherwise make a generic call, with a metadata look-up, per byte, which
+        // turns into a lock storm when many threads encode.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encodedCount(of: bytes.count)) { buffer in
+            encode(bytes, into: buffer)
+            output.append(contentsOf: buffer)
         }
-        output.withUnsafeMutableBufferPointer { buffer in
-            var out = start
-            var index = 0
-            // Six bytes at a time into eight characters, all eight mapped at once.
-            if let source = bytes.baseAddress, let target = UnsafeMutableRawPointer(buffer.baseAddress) {
-                while index + 8 <= count {
-                    // Eight bytes are read and six used, so the loop stops two short of the end.
-                    let word = UInt64(bigEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    var sextets: UInt64 = 0
-                    for lane in 0..<8 { sextets |= (word >> UInt64(58 - 6 * lane) & 0x3F) << UInt64(8 * lane) }
-                    target.storeBytes(of: Self.characters(sextets).littleEndian, toByteOffset: out, as: UInt64.self)
-                    index += 6
-                    out += 8
-                }
+    }
+
+    /// Writes the Base64 of `bytes` into `buffer`, which holds exactly its encoded count.
+    private static func encode(_ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let count = bytes.count
+        var out = 0
+        var index = 0
+        // Six bytes at a time into eight characters, all eight mapped at once.
+        if let source = bytes.baseAddress, let target = UnsafeMutableRawPointer(buffer.baseAddress) {
+            while index + 8 <= count {
+                // Eight bytes are read and six used, so the loop stops two short of the end.
+                let word = UInt64(bigEndian: source.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                var sextets: UInt64 = 0
+                for lane in 0..<8 { sextets |= (word >> UInt64(58 - 6 * lane) & 0x3F) << UInt64(8 * lane) }
+                target.storeBytes(of: Self.characters(sextets).littleEndian, toByteOffset: out, as: UInt64.self)
+                index += 6
+                out += 8
             }
-            while index + 3 <= count {
-                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                buffer[out] = character(group >> 18)
-                buffer[out + 1] = character(group >> 12)
-                buffer[out + 2] = character(group >> 6)
-                buffer[out + 3] = character(group)
-                index += 3
-                out += 4
-            }
-            let left = count - index
-            if left == 1 {
-                let group = UInt32(bytes[index]) << 16
-                buffer[out] = character(group >> 18)
-                buffer[out + 1] = character(group >> 12)
-                buffer[out + 2] = UInt8(ascii: "=")
-                buffer[out + 3] = UInt8(ascii: "=")
-            } else if left == 2 {
-                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-                buffer[out] = character(group >> 18)
-                buffer[out + 1] = character(group >> 12)
-                buffer[out + 2] = character(group >> 6)
-                buffer[out + 3] = UInt8(ascii: "=")
-            }
+        }
+        while index + 3 <= count {
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            buffer[out] = character(group >> 18)
+            buffer[out + 1] = character(group >> 12)
+            buffer[out + 2] = character(group >> 6)
+            buffer[out + 3] = character(group)
+            index += 3
+            out += 4
+        }
+        let left = count - index
+        if left == 1 {
+            let group = UInt32(bytes[index]) << 16
+            buffer[out] = character(group >> 18)
+            buffer[out + 1] = character(group >> 12)
+            buffer[out + 2] = UInt8(ascii: "=")
+            buffer[out + 3] = UInt8(ascii: "=")
+        } else if left == 2 {
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            buffer[out] = character(group >> 18)
+            buffer[out + 1] = character(group >> 12)
+            buffer[out + 2] = character(group >> 6)
+            buffer[out + 3] = UInt8(ascii: "=")
         }
     }
 
