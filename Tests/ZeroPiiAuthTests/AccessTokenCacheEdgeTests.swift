@@ -15,10 +15,10 @@ struct AccessTokenCacheEdgeTests {
             return try await cache.token()
         }
         let patient = Task { try await cache.token() }
-        await waitUntil { provider.heldCount == 1 }
+        try await waitUntil { provider.heldCount == 1 }
         cancelled.cancel()
         // The provider has not answered, and will not until the cancelled waiter is done.
-        #expect(await waitUntil(atMost: 10) { cancelledFinished.isSet })
+        #expect(await waitUntil(atMost: defaultWaitLimit) { cancelledFinished.isSet })
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         provider.release(token: "shared", expiresIn: 3600)
         #expect(try await patient.value.value == "shared")
@@ -34,7 +34,7 @@ struct AccessTokenCacheEdgeTests {
             return try await cache.token()
         }
         await #expect(throws: CancellationError.self) { try await task.value }
-        await waitUntil { provider.heldCount == 1 }
+        try await waitUntil { provider.heldCount == 1 }
         provider.release(token: "later", expiresIn: 3600)
         #expect(try await cache.token().value == "later")
     }
@@ -80,7 +80,7 @@ struct AccessTokenCacheEdgeTests {
         let provider = ScriptedProvider(.hold)
         let cache = AccessTokenCache(provider: provider, clock: SystemTokenClock(), fetchTimeout: .infinity)
         let request = Task { try await cache.token() }
-        await waitUntil { provider.heldCount == 1 }
+        try await waitUntil { provider.heldCount == 1 }
         provider.release(token: "eventually", expiresIn: 60)
         #expect(try await request.value.value == "eventually")
     }

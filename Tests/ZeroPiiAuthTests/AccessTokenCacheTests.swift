@@ -40,7 +40,7 @@ struct AccessTokenCacheTests {
         let provider = ScriptedProvider(.hold)
         let cache = AccessTokenCache(provider: provider, clock: clock)
         let waiters = (0..<20).map { _ in Task { try await cache.token() } }
-        await waitUntil { provider.heldCount == 1 }
+        try await waitUntil { provider.heldCount == 1 }
         provider.release(token: "one-shot", expiresIn: 0)
         var values = Set<String>()
         for waiter in waiters { values.insert(try await waiter.value.value) }
@@ -58,7 +58,7 @@ struct AccessTokenCacheTests {
         let cache = AccessTokenCache(provider: provider, clock: ManualClock())
         let tokens = try await withThrowingTaskGroup(of: AccessToken.self) { group in
             for _ in 0..<1000 { group.addTask { try await cache.token() } }
-            await waitUntil { provider.heldCount == 1 }
+            try await waitUntil { provider.heldCount == 1 }
             provider.release(token: "shared", expiresIn: 3600)
             return try await group.reduce(into: [AccessToken]()) { $0.append($1) }
         }
@@ -74,7 +74,7 @@ struct AccessTokenCacheTests {
         provider.setBehaviour(.hold)
         let replacements = try await withThrowingTaskGroup(of: AccessToken.self) { group in
             for _ in 0..<1000 { group.addTask { try await cache.token(replacing: rejected) } }
-            await waitUntil { provider.heldCount == 1 }
+            try await waitUntil { provider.heldCount == 1 }
             provider.release(token: "refreshed", expiresIn: 3600)
             return try await group.reduce(into: [AccessToken]()) { $0.append($1) }
         }
@@ -122,7 +122,7 @@ struct AccessTokenCacheTests {
         let provider = ScriptedProvider(.never)
         let cache = AccessTokenCache(provider: provider, clock: clock, fetchTimeout: 30)
         let request = Task { try await cache.token() }
-        await waitUntil { clock.sleeperCount == 1 }
+        try await waitUntil { clock.sleeperCount == 1 }
         clock.advance(by: 29)
         #expect(clock.sleeperCount == 1)
         clock.advance(by: 1)

@@ -21,22 +21,22 @@ struct AsyncAccessTokenProviderTests {
         }
     }
 
-    @Test func handsTheFetchedTokenToTheCompletionOnce() async {
+    @Test func handsTheFetchedTokenToTheCompletionOnce() async throws {
         let provider = AsyncAccessTokenProvider { AccessTokenInfo(token: "fetched-token", expiresInSeconds: 600) }
         let recorder = CompletionRecorder()
         provider.fetchToken { recorder.record($0, $1) }
-        await waitUntil { recorder.count > 0 }
+        try await waitUntil { recorder.count > 0 }
         #expect(recorder.first?.token == "fetched-token")
         #expect(recorder.first?.error == nil)
         await Task.yield()
         #expect(recorder.count == 1)
     }
 
-    @Test func handsTheThrownErrorToTheCompletion() async {
+    @Test func handsTheThrownErrorToTheCompletion() async throws {
         let provider = AsyncAccessTokenProvider { throw AuthServiceDown() }
         let recorder = CompletionRecorder()
         provider.fetchToken { recorder.record($0, $1) }
-        await waitUntil { recorder.count > 0 }
+        try await waitUntil { recorder.count > 0 }
         let answer = recorder.first
         #expect(answer?.token == nil)
         #expect(answer?.error as? AuthServiceDown == AuthServiceDown())

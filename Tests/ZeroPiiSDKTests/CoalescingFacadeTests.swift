@@ -31,8 +31,8 @@ struct CoalescingFacadeTests {
         }
     }
 
-    @Test func callbackAndAsyncCallersShareOneBatchAndEachIsAnsweredOnceOnItsQueue() async {
-        await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+    @Test func callbackAndAsyncCallersShareOneBatchAndEachIsAnsweredOnceOnItsQueue() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
             let server = InTestServer()
             let clock = ManualTokenClock()
             let queue = DispatchQueue(label: "zeropii.tests.coalesced-callbacks")
@@ -59,17 +59,17 @@ struct CoalescingFacadeTests {
                     tally.record(call, result, onExpectedQueue: DispatchQueue.getSpecific(key: key) == true)
                 }
             }
-            let asyncResults = await withTaskGroup(of: (Int, TokenizeResult).self) { group in
+            let asyncResults = try await withThrowingTaskGroup(of: (Int, TokenizeResult).self) { group in
                 for (call, value) in asyncValues.enumerated() {
                     group.addTask { (call, await sdk.tokenize(value)) }
                 }
-                await waitUntil("all twenty callers joined") { client.coalescer!.joinCount == 20 }
-                await closeWindow(of: client, on: clock)
+                try await waitUntil("all twenty callers joined") { client.coalescer!.joinCount == 20 }
+                try await closeWindow(of: client, on: clock)
                 var results: [Int: TokenizeResult] = [:]
-                for await (call, result) in group { results[call] = result }
+                for try await (call, result) in group { results[call] = result }
                 return results
             }
-            await waitUntil("every callback arrived") { tally.snapshot.counts.count == callbackValues.count }
+            try await waitUntil("every callback arrived") { tally.snapshot.counts.count == callbackValues.count }
             // Anything queued behind the callbacks has run by now: a second delivery would show.
             await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
 

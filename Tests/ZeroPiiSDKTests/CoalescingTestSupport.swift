@@ -81,15 +81,15 @@ func makeCoalescingClient(
 /// Runs `client.tokenize` for every value concurrently; calls `whileRunning` once all
 /// have started, then returns the results in the order of `values`.
 func tokenizeConcurrently(
-    _ values: [String], with client: TokenizationClient, whileRunning: @Sendable () async -> Void = {}
-) async -> [TokenizeResult] {
-    await withTaskGroup(of: (Int, TokenizeResult).self) { group in
+    _ values: [String], with client: TokenizationClient, whileRunning: @Sendable () async throws -> Void = {}
+) async throws -> [TokenizeResult] {
+    try await withThrowingTaskGroup(of: (Int, TokenizeResult).self) { group in
         for (index, value) in values.enumerated() {
             group.addTask { (index, await client.tokenize(value)) }
         }
-        await whileRunning()
+        try await whileRunning()
         var results = [TokenizeResult?](repeating: nil, count: values.count)
-        for await (index, result) in group { results[index] = result }
+        for try await (index, result) in group { results[index] = result }
         return results.map { $0! }
     }
 }
@@ -97,8 +97,8 @@ func tokenizeConcurrently(
 /// Moves `clock` on until the batch gathering in `client` has been sent. The window's
 /// timer may not have started its sleep yet when the test gets here, so one step of
 /// the window may not be enough; each step wakes the sleeps started before it.
-func closeWindow(of client: TokenizationClient, on clock: ManualTokenClock, window: TimeInterval = 0.005) async {
-    await waitUntil("the window closed") {
+func closeWindow(of client: TokenizationClient, on clock: ManualTokenClock, window: TimeInterval = 0.005) async throws {
+    try await waitUntil("the window closed") {
         if client.coalescer!.gatheringCount == 0 { return true }
         clock.advance(by: window)
         return false

@@ -18,10 +18,10 @@ struct CoalescingTests {
         let client = makeCoalescingClient(server: server, clock: clock)
         let values = ["a@example.com", "b@example.com", "42", "a@example.com", "c", "a@example.com", "42"]
 
-        let results = await tokenizeConcurrently(values, with: client) {
-            await waitUntil("every caller joined") { client.coalescer!.joinCount == values.count }
+        let results = try await tokenizeConcurrently(values, with: client) {
+            try await waitUntil("every caller joined") { client.coalescer!.joinCount == values.count }
             #expect(server.requests.count == 1, "nothing is sent before the window closes")
-            await closeWindow(of: client, on: clock)
+            try await closeWindow(of: client, on: clock)
         }
 
         let requests = server.requests
@@ -44,7 +44,7 @@ struct CoalescingTests {
     @Test func encryptedBatchesWorkTheSameWay() async throws {
         let server = InTestServer()
         let client = makeCoalescingClient(server: server, clock: ManualTokenClock(), maximumBatchSize: 3, wireProfile: .protocolV1)
-        let results = await tokenizeConcurrently(["x", "y", "z"], with: client)
+        let results = try await tokenizeConcurrently(["x", "y", "z"], with: client)
         #expect(results.map(\.token) == ["x", "y", "z"].map(InTestServer.token(for:)))
         #expect(server.requests.count == 1 && server.requests[0].header("X-ZeroPii-Encryption") == "v1")
     }
@@ -55,10 +55,10 @@ struct CoalescingTests {
         let client = makeCoalescingClient(server: server, clock: clock, maximumBatchSize: 3)
         let values = (1...7).map { "value-\($0)" }
 
-        let results = await tokenizeConcurrently(values, with: client) {
+        let results = try await tokenizeConcurrently(values, with: client) {
             // Two full batches leave without the clock moving; the seventh value waits.
-            await waitUntil("two full batches were sent") { server.requests.count == 2 && client.coalescer!.gatheringCount == 1 }
-            await closeWindow(of: client, on: clock)
+            try await waitUntil("two full batches were sent") { server.requests.count == 2 && client.coalescer!.gatheringCount == 1 }
+            try await closeWindow(of: client, on: clock)
         }
 
         #expect(results.map(\.token) == values.map(InTestServer.token(for:)))
@@ -82,7 +82,7 @@ struct CoalescingTests {
         let values = (1...7).map { "good-\($0)" } + ["bad-value"]
         let client = makeCoalescingClient(server: server, transport: transport, clock: ManualTokenClock(), maximumBatchSize: values.count)
 
-        let results = await tokenizeConcurrently(values, with: client)
+        let results = try await tokenizeConcurrently(values, with: client)
 
         for (value, result) in zip(values.dropLast(), results) {
             #expect(result.isSuccess && result.token == InTestServer.token(for: value), "\(value)")
@@ -104,7 +104,7 @@ struct CoalescingTests {
         let values = ["a", "b", "c", "d"]
         let client = makeCoalescingClient(server: server, clock: ManualTokenClock(), maximumBatchSize: values.count)
 
-        let results = await tokenizeConcurrently(values, with: client)
+        let results = try await tokenizeConcurrently(values, with: client)
 
         for result in results {
             #expect(!result.isSuccess && result.httpStatusCode == 503 && result.errorKind == .server)
@@ -120,7 +120,7 @@ struct CoalescingTests {
         let first = Task { await client.tokenize("first") }
         let second = Task { await client.tokenize("second") }
         let third = Task { await client.tokenize("third") }
-        await waitUntil("the batch reached the transport") { held.arrived == 1 }
+        try await waitUntil("the batch reached the transport") { held.arrived == 1 }
 
         second.cancel()
         let cancelled = await second.value
@@ -140,11 +140,11 @@ struct CoalescingTests {
         let client = makeCoalescingClient(server: server, clock: clock)
         let leaving = Task { await client.tokenize("leaving") }
         let staying = Task { await client.tokenize("staying") }
-        await waitUntil("both callers joined") { client.coalescer!.joinCount == 2 }
+        try await waitUntil("both callers joined") { client.coalescer!.joinCount == 2 }
 
         leaving.cancel()
         #expect(await leaving.value.errorKind == .cancelled)
-        await closeWindow(of: client, on: clock)
+        try await closeWindow(of: client, on: clock)
         let stayed = await staying.value
         #expect(stayed.isSuccess && stayed.token == InTestServer.token(for: "staying"))
     }
@@ -155,9 +155,9 @@ struct CoalescingTests {
         let client = makeCoalescingClient(server: server, transport: held.transport, clock: ManualTokenClock(), maximumBatchSize: 2)
         let early = Task { await client.tokenize("shared") }
         let other = Task { await client.tokenize("other") }
-        await waitUntil("the batch reached the transport") { held.arrived == 1 }
+        try await waitUntil("the batch reached the transport") { held.arrived == 1 }
         let late = Task { await client.tokenize("shared") }
-        await waitUntil("the late caller joined") { client.coalescer!.joinCount == 3 }
+        try await waitUntil("the late caller joined") { client.coalescer!.joinCount == 3 }
         #expect(client.coalescer!.gatheringCount == 0, "the late caller joined the request in flight, not a new batch")
 
         held.release()
@@ -181,9 +181,9 @@ struct CoalescingTests {
         }
         let first = Task { await client.tokenize("one") }
         let second = Task { await client.tokenize("two") }
-        await waitUntil("the batch reached the transport") { held.arrived == 1 }
+        try await waitUntil("the batch reached the transport") { held.arrived == 1 }
         // The two callers' limits and the shared request's own, all watched by one timer.
-        await waitUntil("three time limits are running") { client.callDeadlines.pendingCount == 3 && clock.sleeperCount == 1 }
+        try await waitUntil("three time limits are running") { client.callDeadlines.pendingCount == 3 && clock.sleeperCount == 1 }
         clock.advance(by: 10)
         #expect(await first.value.errorKind == .timeout)
         #expect(await second.value.errorKind == .timeout)
@@ -196,7 +196,7 @@ struct CoalescingTests {
         let decomposed = "cafe\u{301}"
         #expect(precomposed == decomposed, "Swift's String equality, which the coalescer must not use")
         let client = makeCoalescingClient(server: server, clock: ManualTokenClock(), maximumBatchSize: 2)
-        let results = await tokenizeConcurrently([precomposed, decomposed], with: client)
+        let results = try await tokenizeConcurrently([precomposed, decomposed], with: client)
         #expect(results[0].token == InTestServer.token(for: precomposed) && results[1].token == InTestServer.token(for: decomposed))
         #expect(results[0].token != results[1].token)
         #expect(server.requests.count == 1 && sentValues(server.requests[0]).map { Array($0.utf8) }.count == 2)
@@ -217,7 +217,7 @@ struct CoalescingTests {
         let server = InTestServer()
         let client = makeClient(server: server, wireProfile: .plaintext)
         let values = (1...5).map { "v\($0)" }
-        _ = await tokenizeConcurrently(values, with: client)
+        _ = try await tokenizeConcurrently(values, with: client)
         #expect(server.requests.count == 5 && server.requests.allSatisfy { !$0.url.path.hasSuffix("/batch") })
         #expect(client.coalescer == nil)
     }

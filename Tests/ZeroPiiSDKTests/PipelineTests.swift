@@ -331,7 +331,7 @@ struct PipelineTokenTests {
             configuration.tokenProviderTimeout = 30
         }
         let request = Task { await client.tokenize("value") }
-        await waitUntil("the call's time limit and the provider's timeout are running") { clock.sleeperCount >= 2 }
+        try await waitUntil("the call's time limit and the provider's timeout are running") { clock.sleeperCount >= 2 }
         clock.advance(by: 30)
         let result = await request.value
         #expect(!result.isSuccess && result.httpStatusCode == nil)
@@ -373,7 +373,7 @@ struct TimeoutAndCancellationLeakTests {
         let clock = ManualTokenClock()
         let timingOut = makeClient(server: InTestServer(), provider: ScriptedProvider(.never), log: log) { $0.tokenClock = clock }
         let pending = Task { await timingOut.tokenize(value) }
-        await waitUntil("the call's time limit and the provider's timeout are running") { clock.sleeperCount >= 2 }
+        try await waitUntil("the call's time limit and the provider's timeout are running") { clock.sleeperCount >= 2 }
         clock.advance(by: 30)
         let timedOut = await pending.value
         texts += [timedOut.description, timedOut.errorMessage ?? ""]
