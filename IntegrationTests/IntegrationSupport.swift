@@ -32,7 +32,8 @@ func startStack(
     callTimeout: TimeInterval = 120,
     wireProfile: ZeroPiiWireProfile = .protocolV1,
     allowsPlaintextFallback: Bool = false,
-    serverAccepts acceptedWireProfiles: Set<ZeroPiiWireProfile> = Set(ZeroPiiWireProfile.allCases)
+    serverAccepts acceptedWireProfiles: Set<ZeroPiiWireProfile> = Set(ZeroPiiWireProfile.allCases),
+    retryPolicy: RetryPolicy = DefaultRetryPolicy()
 ) throws -> (server: MockTokenizationServer, provider: ServerTokenProvider, sdk: ZeroPiiSDK) {
     var configuration = MockServerConfiguration()
     configuration.dataFile = dataFile
@@ -58,7 +59,7 @@ func startStack(
     }
     let sdk = ZeroPiiSDK.initialize(
         tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off,
-        retryPolicy: DefaultRetryPolicy(), configuration: sdkConfiguration
+        retryPolicy: retryPolicy, configuration: sdkConfiguration
     )
     return (server, provider, sdk)
 }
