@@ -405,6 +405,7 @@ def compile_snippets(clang, scratch, spm, pod_frameworks):
         ("SPM, swift build", modules("spm-swift-build") + maps(os.path.join(spm, "swift-build"))
          + ["-DSWIFT_PACKAGE=1"], False),
     ]
+    copies = {snippet: single_import_copy(snippet, scratch) for snippet in snippets}
     printed = []
     for layout, flags, single_import in layouts:
         for snippet in snippets:
@@ -413,8 +414,7 @@ def compile_snippets(clang, scratch, spm, pod_frameworks):
             printed.append(f"{os.path.relpath(snippet, ROOT)} compiles ({layout})")
             if single_import is None:
                 continue
-            copy = single_import_copy(snippet, scratch)
-            result = subprocess.run(clang + flags + [copy], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            result = subprocess.run(clang + flags + [copies[snippet]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if single_import and result.returncode != 0:
                 print(result.stdout)
                 fail(f"{name} does not compile ({layout}) with exactly `{SINGLE_IMPORT}`")

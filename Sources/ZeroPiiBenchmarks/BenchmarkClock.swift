@@ -8,6 +8,12 @@ import Darwin
 
 /// Repeats a piece of work until enough time has passed to give a stable figure.
 enum BenchmarkClock {
+    /// The middle value of `values` (the mean of the two middle ones for an even count).
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
     /// Runs `body` repeatedly for about `seconds` after a short warm-up and returns
     /// the number of runs per second of the fastest of three measurement rounds.
     static func runsPerSecond(seconds: Double = 0.6, _ body: () -> Void) -> Double {

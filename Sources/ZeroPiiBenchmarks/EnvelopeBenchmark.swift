@@ -34,12 +34,12 @@ enum EnvelopeBenchmark {
             var ours: [Double] = []
             var theirs: [Double] = []
             var ratios: [Double] = []
+            func measureOurs() -> Double {
+                let rounds = (0..<4).map { _ in BenchmarkClock.cpuMicrosecondsPerRun(seconds: 0.05) { blackHole(roundTrip(payload)) } }
+                ours += rounds
+                return BenchmarkClock.median(rounds)
+            }
             for pair in 0..<pairs {
-                func measureOurs() -> Double {
-                    let rounds = (0..<4).map { _ in BenchmarkClock.cpuMicrosecondsPerRun(seconds: 0.05) { blackHole(roundTrip(payload)) } }
-                    ours += rounds
-                    return median(rounds)
-                }
                 guard referenceRuns else {
                     _ = measureOurs()
                     continue
@@ -57,19 +57,16 @@ enum EnvelopeBenchmark {
                     ratios.append(other / own)
                 }
             }
-            var row = pad("\(size) B", 10) + pad(String(format: "%.2f", median(ours)), 13) + pad(String(format: "%.2f", ours.min()!), 14)
+            var row =
+                pad("\(size) B", 10) + pad(String(format: "%.2f", BenchmarkClock.median(ours)), 13) + pad(String(format: "%.2f", ours.min()!), 14)
             if !ratios.isEmpty {
                 let sorted = ratios.sorted()
-                row += pad(String(format: "%.2f", median(theirs)), 16)
-                row += String(format: "%.2f× [%.2f–%.2f]", median(ratios), sorted[sorted.count / 4], sorted[sorted.count - 1 - sorted.count / 4])
+                row += pad(String(format: "%.2f", BenchmarkClock.median(theirs)), 16)
+                row += String(
+                    format: "%.2f× [%.2f–%.2f]", BenchmarkClock.median(ratios), sorted[sorted.count / 4], sorted[sorted.count - 1 - sorted.count / 4])
             }
             print(row)
         }
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// What the SDK does for a request body (and the server for a response).

@@ -82,11 +82,11 @@ enum SDKBenchmark {
     }
 
     private static func report(_ label: String, _ figures: (client: [Double], server: [Double]), unit: Int) {
-        let clientMedian = median(figures.client)
+        let clientMedian = BenchmarkClock.median(figures.client)
         let perValue = unit > 1 ? String(format: " (%.2f µs per value)", clientMedian / Double(unit)) : ""
         print(
             "    " + pad(label, 22) + pad(format(clientMedian), 15) + pad(format(figures.client.min()!), 16)
-                + format(median(figures.server)) + perValue)
+                + format(BenchmarkClock.median(figures.server)) + perValue)
     }
 
     // MARK: (b) concurrent calls against the mock server
@@ -141,11 +141,6 @@ enum SDKBenchmark {
     }
 
     // MARK: Formatting
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
 
     private static func format(_ microseconds: Double) -> String {
         microseconds >= 1000 ? String(format: "%.3f ms", microseconds / 1000) : String(format: "%.1f µs", microseconds)

@@ -283,7 +283,8 @@ struct CallLimitsTests {
         #expect(await client.tokenize("value").isSuccess)
         let wait = try #require(retryClock.sleeps.first)
         // About 10 s (less the time the test took since the header was written, and the
-        // header's whole-second rounding); the device's clock would make it 60 s, the cap.
+        // fraction of a second the header's date leaves out); the device's clock would make
+        // it 60 s, the cap.
         #expect((1_000...11_000).contains(wait), "\(wait) ms")
     }
 }

@@ -6,9 +6,7 @@ import ZeroPiiAuth
 public final class ScriptedProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
     // Sendable: all mutable state is guarded by `lock`.
 
-    public enum Behaviour: @unchecked Sendable {
-        // Sendable: `answerWith` holds an immutable AccessTokenInfo and an error value.
-
+    public enum Behaviour: Sendable {
         /// Answers at once with a token of that lifetime.
         case answer(expiresIn: Int)
         /// Keeps the completion until ``release(token:expiresIn:)``.
