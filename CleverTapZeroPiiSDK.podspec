@@ -42,6 +42,13 @@ Pod::Spec.new do |spec|
     models.source_files = 'Sources/ZeroPiiModels/**/*.swift'
   end
 
+  # The wire protocol: package access, shared by the SDK and the mock server under SPM.
+  spec.subspec 'Wire' do |wire|
+    wire.source_files = 'Sources/ZeroPiiWire/**/*.swift'
+    wire.dependency 'CleverTapZeroPiiSDK/Crypto'
+    wire.dependency 'CleverTapZeroPiiSDK/Models'
+  end
+
   spec.subspec 'Transport' do |transport|
     transport.source_files = 'Sources/ZeroPiiTransport/**/*.swift'
   end
@@ -62,6 +69,7 @@ Pod::Spec.new do |spec|
     sdk.resource_bundles = { 'CleverTapZeroPiiSDK_Privacy' => ['Sources/ZeroPiiSDK/PrivacyInfo.xcprivacy'] }
     sdk.dependency 'CleverTapZeroPiiSDK/Crypto'
     sdk.dependency 'CleverTapZeroPiiSDK/Models'
+    sdk.dependency 'CleverTapZeroPiiSDK/Wire'
     sdk.dependency 'CleverTapZeroPiiSDK/Transport'
     sdk.dependency 'CleverTapZeroPiiSDK/Auth'
     sdk.dependency 'CleverTapZeroPiiSDK/Retry'

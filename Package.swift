@@ -26,6 +26,10 @@ let package = Package(
     targets: [
         .target(name: "ZeroPiiCrypto", swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiModels", swiftSettings: strictConcurrency),
+        // The wire protocol in one place (package access, not a product): bodies, Base64,
+        // the number format, both envelopes' JSON, and each wire profile's client and server
+        // halves, for the SDK and the mock server alike.
+        .target(name: "ZeroPiiWire", dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiTransport", swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiRetry", swiftSettings: strictConcurrency),
         // The privacy manifests that App Store submissions need from every SDK: what the SDK
@@ -33,11 +37,11 @@ let package = Package(
         .target(name: "ZeroPiiAuth", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strictConcurrency),
         .target(
             name: "ZeroPiiSDK",
-            dependencies: ["ZeroPiiModels", "ZeroPiiCrypto", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
+            dependencies: ["ZeroPiiModels", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictConcurrency
         ),
-        .target(name: "ZeroPiiMockServer", dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),
+        .target(name: "ZeroPiiMockServer", dependencies: ["ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),
         .target(name: "CleverTapZeroPiiSDK", dependencies: ["ZeroPiiSDK"], swiftSettings: strictConcurrency),
         .target(
             name: "ZeroPiiTestSupport",
@@ -46,14 +50,15 @@ let package = Package(
         ),
         .target(
             name: "ZeroPiiCLI",
-            dependencies: ["ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiCrypto", "ZeroPiiTransport"],
+            dependencies: ["ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiTransport"],
             swiftSettings: strictConcurrency
         ),
         .executableTarget(name: "zeropii", dependencies: ["ZeroPiiCLI"], swiftSettings: strictConcurrency),
         .executableTarget(
             name: "zeropii-benchmarks",
             dependencies: [
-                "ZeroPiiCrypto", "ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiModels", "ZeroPiiTransport", "ZeroPiiTestSupport",
+                "ZeroPiiCrypto", "ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiModels", "ZeroPiiWire", "ZeroPiiTransport",
+                "ZeroPiiTestSupport",
             ],
             path: "Sources/ZeroPiiBenchmarks",
             swiftSettings: strictConcurrency
@@ -69,7 +74,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ZeroPiiMockServerTests",
-            dependencies: ["ZeroPiiMockServer", "ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"],
+            dependencies: [
+                "ZeroPiiMockServer", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiTestSupport", "ZeroPiiTestHelpers",
+            ],
             swiftSettings: strictConcurrency
         ),
         .testTarget(
@@ -82,13 +89,16 @@ let package = Package(
             name: "ZeroPiiCLITests", dependencies: ["ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"],
             swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels", "ZeroPiiTestHelpers"], swiftSettings: strictConcurrency),
+        .testTarget(
+            name: "ZeroPiiWireTests", dependencies: ["ZeroPiiWire", "ZeroPiiModels", "ZeroPiiCrypto", "ZeroPiiTestHelpers"],
+            swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiTransportTests", dependencies: ["ZeroPiiTransport", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiRetryTests", dependencies: ["ZeroPiiRetry", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiAuthTests", dependencies: ["ZeroPiiAuth", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiSDKTests",
-            dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiSDK", "ZeroPiiCrypto", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"],
+            dependencies: ["CleverTapZeroPiiSDK", "ZeroPiiSDK", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"],
             swiftSettings: strictConcurrency
         ),
         // Swift 6 language mode, as an app written today: the callbacks' isolation is
@@ -100,7 +110,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "zeropii-ct-probe",
-            dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"],
+            dependencies: ["ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiWire"],
             path: "Sources/ZeroPiiConstantTimeProbe",
             swiftSettings: strictConcurrency
         ),

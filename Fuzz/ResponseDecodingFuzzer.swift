@@ -1,7 +1,9 @@
 import Foundation
 // The wire bodies and their strict reader have package access: not part of the API apps
 // see.
-@testable import ZeroPiiModels
+import ZeroPiiModels
+
+@testable import ZeroPiiWire
 
 // libFuzzer target: arbitrary bytes through the response decoders the SDK uses (the
 // strict WireJSON reader) and through JSONDecoder. Must never crash; a body the WireJSON
@@ -22,8 +24,8 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     if let error = try? WireBodies.ErrorResponse(wireJSON: data) {
         precondition((try? decoder.decode(WireBodies.ErrorResponse.self, from: data)) == error, "JSONDecoder reads the error otherwise")
     }
-    _ = try? WireEnvelope.V1Response(wireJSON: data)
-    _ = try? WireEnvelope.CleverTapResponse(wireJSON: data)
+    _ = try? WireBodies.EnvelopeResponse(wireJSON: data)
+    _ = try? WireBodies.CleverTapEnvelopeResponse(wireJSON: data)
     _ = try? decoder.decode(WireBodies.TokenizeResponse.self, from: data)
     _ = try? decoder.decode(WireBodies.EnvelopeResponse.self, from: data)
     _ = try? decoder.decode(WireBodies.CleverTapEnvelopeResponse.self, from: data)

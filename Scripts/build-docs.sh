@@ -32,12 +32,13 @@ extract="$toolchain/swift-symbolgraph-extract"
 modules=(
     "ZeroPiiCrypto:"
     "ZeroPiiModels:"
+    "ZeroPiiWire:ZeroPiiCrypto ZeroPiiModels"
     "ZeroPiiTransport:"
     "ZeroPiiAuth:"
     "ZeroPiiRetry:"
     "ZeroPiiTestSupport:ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry"
-    "ZeroPiiSDK:ZeroPiiModels ZeroPiiCrypto ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry"
-    "ZeroPiiMockServer:ZeroPiiCrypto ZeroPiiModels"
+    "ZeroPiiSDK:ZeroPiiModels ZeroPiiWire ZeroPiiCrypto ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry"
+    "ZeroPiiMockServer:ZeroPiiWire ZeroPiiCrypto ZeroPiiModels"
 )
 
 work=".build/docs"
@@ -51,12 +52,12 @@ triple="$(basename "$(dirname "$binaries")")"
 graphs="$work/graphs"
 # ZeroPiiCrypto has no public API (its types have package access, so that apps, and the
 # one module of the podspec and the XCFramework, do not get an `AES` or `SymmetricKey`
-# that clashes with CryptoKit's); its catalog documents it for contributors, at package
-# level.
+# that clashes with CryptoKit's), nor has ZeroPiiWire (the protocol's plumbing); their
+# catalogs document them for contributors, at package level.
 for entry in "${modules[@]}"; do
     module="${entry%%:*}"
     level=public
-    [ "$module" = ZeroPiiCrypto ] && level=package
+    case "$module" in ZeroPiiCrypto | ZeroPiiWire) level=package ;; esac
     mkdir -p "$graphs/$module"
     "$extract" -module-name "$module" -I "$binaries/Modules" -target "$triple" \
         -minimum-access-level "$level" -emit-extension-block-symbols -output-dir "$graphs/$module"
@@ -71,7 +72,7 @@ for module in modules:
         for symbol in json.load(open(path))["symbols"]:
             if "::SYNTHESIZED::" in symbol["identifier"]["precise"] or "docComment" in symbol:
                 continue
-            if symbol.get("accessLevel") in ("public", "open") or (module == "ZeroPiiCrypto" and symbol.get("accessLevel") == "package"):
+            if symbol.get("accessLevel") in ("public", "open") or (module in ("ZeroPiiCrypto", "ZeroPiiWire") and symbol.get("accessLevel") == "package"):
                 missing.append(f"{module}: {'.'.join(symbol['pathComponents'])}")
 if missing:
     print("build-docs: public symbols without a documentation comment:\n  " + "\n  ".join(missing))

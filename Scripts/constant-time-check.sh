@@ -23,7 +23,7 @@ for stage in seal mac envelope open wirejson; do
     valgrind --tool=memcheck --error-limit=no --num-callers=30 --undef-value-errors=yes \
         --log-file="$report" "$binary" "$stage" >/dev/null
     # One memcheck error per blank-line-separated block; keep those about undefined
-    # values whose stack passes through ZeroPiiCrypto (or ZeroPiiModels' Base64 of a key).
+    # values whose stack passes through ZeroPiiCrypto (or ZeroPiiWire's Base64 of a key).
     python3 - "$report" "$stage" "$verdict_line" <<'PY' || status=1
 import re, sys
 text = open(sys.argv[1]).read()
@@ -34,7 +34,7 @@ findings, allowed = [], 0
 for block in blocks:
     if "uninitialised" not in block:
         continue
-    if "ZeroPiiCrypto" not in block and "ZeroPiiModels" not in block:
+    if "ZeroPiiCrypto" not in block and "ZeroPiiWire" not in block:
         continue
     # The verdict of a tag comparison is public by design: the first frame is either
     # the comparison's result or the branch on it.
@@ -44,7 +44,7 @@ for block in blocks:
         continue
     findings.append(block)
 summary = re.search(r"ERROR SUMMARY: (\d+) errors", text)
-print(f"{stage:9s} memcheck errors: {summary.group(1) if summary else '?':>4s}, inside ZeroPiiCrypto/Models on secret data: {len(findings)}, tag-check verdicts (expected): {allowed}")
+print(f"{stage:9s} memcheck errors: {summary.group(1) if summary else '?':>4s}, inside ZeroPiiCrypto/Wire on secret data: {len(findings)}, tag-check verdicts (expected): {allowed}")
 for finding in findings[:5]:
     print(finding)
 sys.exit(1 if findings else 0)

@@ -2,7 +2,7 @@
 # Every Float bit pattern, formatted by WireValueFormat and by this machine's JVM
 # (OpenJDK 17's Float.toString), compared. Too long for the test suite (about half an
 # hour on two cores), so it is run by hand; the differential test in
-# Tests/ZeroPiiModelsTests covers millions of chosen and random values on every run.
+# Tests/ZeroPiiWireTests covers millions of chosen and random values on every run.
 #
 #   Scripts/float-sweep.sh [FIRST END]   bit patterns FIRST..<END (default: all 2^32)
 #
@@ -24,9 +24,9 @@ if [ "$java_version" -ge 19 ]; then
     echo "float-sweep: needs a JDK up to 18, whose Float.toString is FloatingDecimal's; found $java_version" >&2
     exit 2
 fi
-# One optimised module: the ZeroPiiModels sources and the Swift side's main.
+# One optimised module: the number format's sources and the Swift side's main.
 swiftc -O -parse-as-library -module-name SwiftNumberStrings -package-name ZeroPii -o "$work/swift-number-strings" \
-    Sources/ZeroPiiModels/*.swift Scripts/java/SwiftNumberStrings.swift
+    Sources/ZeroPiiWire/Numbers/*.swift Scripts/java/SwiftNumberStrings.swift
 
 # In chunks of 2^26 patterns, each reported as it ends, so a long run shows progress.
 chunk=$((1 << 26))

@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 scratch="${1:-.build/interface}"
 # The library products of Package.swift; building these three targets builds them all.
 roots=(CleverTapZeroPiiSDK ZeroPiiTestSupport ZeroPiiMockServer)
-modules=(ZeroPiiCrypto ZeroPiiModels ZeroPiiTransport ZeroPiiRetry ZeroPiiAuth ZeroPiiSDK CleverTapZeroPiiSDK
+modules=(ZeroPiiCrypto ZeroPiiModels ZeroPiiWire ZeroPiiTransport ZeroPiiRetry ZeroPiiAuth ZeroPiiSDK CleverTapZeroPiiSDK
     ZeroPiiTestSupport ZeroPiiMockServer)
 evolution_flags=(
     --enable-parseable-module-interfaces

@@ -3,8 +3,8 @@ import Foundation
 /// The Swift side of the number-format differential test, with the same modes and
 /// output as Scripts/java/JavaNumberStrings.java (see there), from `WireValueFormat`.
 ///
-/// It is compiled with `-O` together with the ZeroPiiModels sources into one module
-/// (hence no `import ZeroPiiModels`), by WireValueFormatJavaTests and by
+/// It is compiled with `-O` together with the sources of Sources/ZeroPiiWire/Numbers into
+/// one module (hence no `import ZeroPiiWire`), by WireValueFormatJavaTests and by
 /// Scripts/float-sweep.sh, so millions of values take seconds rather than the minutes a
 /// debug build would need.
 @main

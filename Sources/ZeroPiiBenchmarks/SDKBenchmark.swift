@@ -6,6 +6,7 @@ import ZeroPiiModels
 import ZeroPiiSDK
 import ZeroPiiTestSupport
 import ZeroPiiTransport
+import ZeroPiiWire
 
 /// What the SDK itself costs per request, and what coalescing changes:
 ///
@@ -208,7 +209,7 @@ private final class StandInServer: @unchecked Sendable {
         let sealed = try! envelope.sealResponse(isBatch ? batchAnswer : singleAnswer)
         // Written as the mock server writes it (`/` unescaped, section 5's key order), so the
         // client reads the bytes a server sends.
-        let body = WireEnvelope.V1Response.wireJSON(
+        let body = WireBodies.EnvelopeResponse.wireJSON(
             version: PayloadEnvelope.version, requestID: wire.rid, iv: sealed.iv, ciphertext: sealed.ciphertext)
         return TransportResponse(
             statusCode: 200, headers: ["X-ZeroPii-Encryption": PayloadEnvelope.headerValue, "Content-Type": "application/json"], body: body)

@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiSDK
+import ZeroPiiWire
 
 /// `zeropii tokenize`: values from the command line, one per line from a file or
 /// standard input, or columns of a CSV file.

@@ -1,7 +1,7 @@
 import Foundation
 import ZeroPiiCrypto
-
 import ZeroPiiModels
+import ZeroPiiWire
 
 // Runs the crypto on secrets that were never initialised, for valgrind's memcheck.
 //
@@ -67,9 +67,9 @@ if stage == "all" || stage == "open" {
 
 if stage == "all" || stage == "wirejson" {
     // The CleverTap envelope carries its AES key in Base64: written into the JSON by
-    // WireBase64, which must not branch on or index by the key's bits (ZeroPiiModels).
+    // WireBase64, which must not branch on or index by the key's bits (ZeroPiiWire).
     let key = SymmetricKey(data: uninitialisedBytes(32))
-    let body = WireEnvelope.CleverTapRequest.wireJSON(ciphertext: Data(count: 20), tag: Data(count: 16), key: key, iv: Data(count: 12))
+    let body = WireBodies.CleverTapEnvelopeRequest.wireJSON(ciphertext: Data(count: 20), tag: Data(count: 16), key: key, iv: Data(count: 12))
     print("wire JSON \(body.count) bytes")
 }
 

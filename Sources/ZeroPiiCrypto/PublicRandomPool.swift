@@ -5,9 +5,8 @@ import Glibc
 #endif
 
 /// Random bytes for values that are sent in the clear (envelope salts and IVs, request
-/// ids), drawn from the kernel a page at a time instead of with a system call per
-/// request. On Linux each `getentropy` call costs about 0.4 µs, and a request drew three
-/// (its id, its salt and IV): as much as a fifth of a small request's own CPU time.
+/// ids), drawn from the kernel a page at a time rather than with a system call for each
+/// of the three values every request needs (its id, its salt and its IV).
 ///
 /// The bytes are the kernel's CSPRNG output, unchanged; the pool hands each one out once
 /// and zeroes it as it goes. No key comes from here (``SecureRandom/fill(_:)`` draws keys

@@ -3,31 +3,21 @@ import Foundation
 /// Runs one call's pipeline and ends the call at the first of three events: the
 /// pipeline finishes, the call's time limit passes, or the caller's task is cancelled.
 ///
-/// The pipeline runs in a task of its own, so the call ends on time even while a step
-/// ignores cancellation (an app's transport or token provider): the result is delivered
-/// at once and the pipeline task is cancelled, which stops it before its next request.
-/// The time limit is a deadline in the client's ``CallDeadlines``, watched by one timer
-/// for all calls, so a call that finishes in time starts one task (its pipeline) and
-/// cancels none: no sleeping task is woken just to be told it is not needed.
-///
-/// The pipeline task starts on the caller's thread and runs there until it first
-/// suspends (`Task.immediate`, where the compiler and the system have it). A pipeline
-/// that does not suspend (a cached token, a transport that answers in process) delivers
-/// before the caller waits, so the call makes no hop between threads; each hop was a
-/// wake-up of an idle core, which on a quiet machine cost more than the call's own
-/// work. The trade-offs:
-/// - A step that blocks its thread instead of suspending (a transport that waits on a
-///   semaphore, which `async` code must not do) now blocks the caller's thread with it,
-///   so the call ends, with its time limit's or cancellation's result, only when that
-///   step returns; with an ordinary task it held a pool thread and the caller ended on
-///   time. A step that suspends and never resumes, however long, still ends on time.
-/// - A cancellation that comes while the first, synchronous part runs ends the call when
-///   that part reaches its first suspension, and cancels the pipeline task then.
-///
-/// The callback API does not start pipelines on its thread (``startsPipelineOnCallersThread``
-/// is false there): its calls run on a pool thread that no app code waits on, and a
-/// blocking transport would otherwise hold back the callback until the transport
-/// returned, or for ever, where the documentation promises it at the time limit.
+/// Contract:
+/// - The pipeline runs in a task of its own, so the call ends on time even while a step
+///   ignores cancellation (an app's transport or token provider); the pipeline task is
+///   then cancelled, which stops it before its next request.
+/// - The time limit is a deadline in the client's ``CallDeadlines``, one timer for all
+///   calls, so a call that finishes in time wakes no sleeping task.
+/// - The pipeline task starts on the caller's thread (`Task.immediate`, where the
+///   compiler and the system have it), so a pipeline that does not suspend delivers with
+///   no hop between threads. A step that blocks its thread rather than suspending then
+///   blocks the caller too, and the call ends when that step returns; a step that
+///   suspends ends on time however long it waits. A cancellation during the first,
+///   synchronous part takes effect at its first suspension.
+/// - The callback API sets ``startsPipelineOnCallersThread`` to false: its calls run on
+///   a pool thread no app code waits on, so even a blocking transport cannot delay the
+///   callback past the time limit.
 enum BoundedCall {
     /// Whether a call's pipeline may start on the caller's thread (true unless a caller
     /// of the callback API set it for its task). A `TaskLocal` value rather than the

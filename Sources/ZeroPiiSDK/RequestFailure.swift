@@ -4,6 +4,9 @@ import Foundation
 #if canImport(ZeroPiiModels)
 import ZeroPiiModels
 #endif
+#if canImport(ZeroPiiWire)
+import ZeroPiiWire
+#endif
 
 /// Why a request produced no tokens: a message safe to show and log (never a value, a
 /// token or an access token), its ``/ZeroPiiModels/ZeroPiiErrorKind``, and the
@@ -31,6 +34,15 @@ struct RequestFailure: Error, Sendable {
     )
     static let unexpected = RequestFailure("the request failed unexpectedly", kind: .unexpected)
 
+    /// The failure for a 2xx answer the request's profile could not read.
+    init(_ failure: WireResponseFailure) {
+        switch failure {
+        case .unreadable: self = .invalidResponse
+        case .downgraded: self = .downgradedResponse
+        case .undecryptable: self = .undecryptableResponse
+        }
+    }
+
     /// The call's time limit passed; `seconds` is that limit.
     static func timedOut(after seconds: TimeInterval) -> RequestFailure {
         RequestFailure("the call did not finish within its time limit of \(Self.seconds(seconds))", kind: .timeout)
@@ -49,7 +61,7 @@ struct RequestFailure: Error, Sendable {
     /// The failure for an HTTP error status, with the server's error code when it is a
     /// plain identifier (server-written text is never passed on: it could echo a value).
     static func forStatus(_ status: Int, serverCode: String?) -> RequestFailure {
-        if status == 400, let serverCode, setupMismatchCodes.contains(serverCode) {
+        if status == 400, let serverCode, WireErrorCode.setupMismatches.contains(WireErrorCode(rawValue: serverCode)) {
             return RequestFailure(
                 "the server does not accept this SDK's wire profile (HTTP 400) [\(serverCode)]; "
                     + "set ZeroPiiConfiguration.wireProfile to the one the server speaks",
@@ -70,13 +82,6 @@ struct RequestFailure: Error, Sendable {
         let code = serverCode.flatMap { isPlainIdentifier($0) ? " [\($0)]" : nil } ?? ""
         return RequestFailure("\(base) (HTTP \(status))\(code)", kind: ZeroPiiErrorKind(httpStatusCode: status), statusCode: status)
     }
-
-    /// The 400 answers whose code says that client and server disagree on the setup (the
-    /// envelope, its version, or whether bodies are encrypted), not on the values: sending
-    /// other values would not help, changing the configuration would.
-    static let setupMismatchCodes: Set<String> = [
-        "encryption_required", "unsupported_encryption", "unsupported_version", "invalid_envelope",
-    ]
 
     private static func isPlainIdentifier(_ text: String) -> Bool {
         (1...64).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }

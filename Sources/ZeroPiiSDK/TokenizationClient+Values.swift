@@ -4,6 +4,9 @@ import Foundation
 #if canImport(ZeroPiiModels)
 import ZeroPiiModels
 #endif
+#if canImport(ZeroPiiWire)
+import ZeroPiiWire
+#endif
 
 /// Typed values and batch limits, checked before any request: each typed value becomes
 /// its wire string (`WireValueFormat`), and a batch that is empty, too

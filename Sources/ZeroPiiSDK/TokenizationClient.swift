@@ -8,6 +8,9 @@ import ZeroPiiAuth
 #if canImport(ZeroPiiModels)
 import ZeroPiiModels
 #endif
+#if canImport(ZeroPiiWire)
+import ZeroPiiWire
+#endif
 #if canImport(ZeroPiiRetry)
 import ZeroPiiRetry
 #endif
@@ -277,7 +280,7 @@ final class TokenizationClient: Sendable {
     private struct Exchange {
         let response: TransportResponse
         /// Reads a 2xx answer as the profile the request was sealed with.
-        let openResponse: @Sendable (TransportResponse) -> Result<Data, RequestFailure>
+        let openResponse: SealedWireRequest.ResponseOpener
         /// The `error.code` of an error answer's body, decoded once per response.
         let serverErrorCode: String?
     }
@@ -287,9 +290,9 @@ final class TokenizationClient: Sendable {
         _ operation: TokenizationOperation, url: URL, body: Data, token: AccessToken, number: Int, profile: (any WireProfile)? = nil
     ) async throws -> Exchange {
         let profile = profile ?? wireProfile
-        let requestID = AttemptRequestID.make()
-        let sealed = try profile.seal(
-            body, for: WireAttempt(operation: operation.label, requestID: requestID, accessToken: token.value, now: serverClock.now())
+        let requestID = RequestID.make()
+        let sealed = try profile.sealRequest(
+            body, for: WireAttempt(operation: operation, requestID: requestID, accessToken: token.value, now: serverClock.now())
         )
         // One dictionary, built at its final size: the common headers win over a profile's.
         var headers = Self.fixedHeaders
@@ -330,7 +333,8 @@ final class TokenizationClient: Sendable {
     }
 
     private func decodeSuccess<Response>(_ exchange: Exchange, decode: ResponseDecoder<Response>) -> Result<Response, RequestFailure> {
-        exchange.openResponse(exchange.response).flatMap { plaintext in
+        let response = exchange.response
+        return exchange.openResponse(response.body, response.header).mapError(RequestFailure.init).flatMap { plaintext in
             guard let decoded = try? decode(plaintext) else {
                 return .failure(.invalidResponse)
             }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZeroPiiCrypto
 import ZeroPiiModels
+import ZeroPiiWire
 
 @testable import ZeroPiiMockServer
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZeroPiiCrypto
 import ZeroPiiTestSupport
+import ZeroPiiWire
 
 @testable import ZeroPiiSDK
 

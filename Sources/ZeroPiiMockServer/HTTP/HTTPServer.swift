@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiModels
+import ZeroPiiWire
 
 #if canImport(Glibc)
 import Glibc

@@ -1,13 +1,12 @@
 import Foundation
-import ZeroPiiCrypto
 import ZeroPiiModels
+import ZeroPiiWire
 
-/// The server side of Docs/Protocol.md: routing, bearer checks, the v1 envelope, the
-/// CleverTap-compatible envelope and plaintext (told apart by headers), limits,
-/// the vault, the token endpoint, faults and the admin endpoints. Error bodies never
-/// echo a submitted value.
+/// The server side of Docs/Protocol.md: routing, bearer checks, limits, the vault, the
+/// token endpoint, faults and the admin endpoints. The wire profiles' server halves
+/// (ZeroPiiWire) open requests and seal answers. Error bodies never echo a submitted
+/// value.
 final class TokenizationService: Sendable {
-    static let stalenessWindow: TimeInterval = 300
     static let maximumBatchSize = 1000
     static let maximumValueBytes = 4096
 
@@ -34,12 +33,12 @@ final class TokenizationService: Sendable {
         let endpoint: String
         let action: ServerAction
         switch (request.method, request.path) {
-        case ("POST", "/ct-vault/api/v2/tokenize"):
-            endpoint = "tokenize"
-            action = tokenize(request, operation: "tokenize", batch: false)
-        case ("POST", "/ct-vault/api/v2/tokenize/batch"):
-            endpoint = "tokenize/batch"
-            action = tokenize(request, operation: "tokenize/batch", batch: true)
+        case ("POST", "/" + TokenizationOperation.tokenize.path):
+            endpoint = TokenizationOperation.tokenize.label
+            action = tokenize(request, operation: .tokenize)
+        case ("POST", "/" + TokenizationOperation.batchTokenize.path):
+            endpoint = TokenizationOperation.batchTokenize.label
+            action = tokenize(request, operation: .batchTokenize)
         case ("POST", "/oauth/token"):
             endpoint = "oauth/token"
             action = .respond(issueToken(request))
@@ -69,14 +68,66 @@ final class TokenizationService: Sendable {
 
     // MARK: Tokenize
 
-    private func tokenize(_ request: ServerRequest, operation: String, batch: Bool) -> ServerAction {
-        let profile: ZeroPiiWireProfile
-        switch Self.wireProfile(of: request) {
-        case .success(let named): profile = named
+    /// Section "server checks, in order" of Docs/Protocol.md: the profile the headers name,
+    /// faults, the bearer token, whether the profile is accepted, the envelope (the
+    /// profile's server half), the body, the vault; the answer sealed as the request was.
+    private func tokenize(_ request: ServerRequest, operation: TokenizationOperation) -> ServerAction {
+        let profile: any WireProfile
+        switch ZeroPiiWireProfile.named(byRequestHeader: request.header) {
+        case .success(let name): profile = name.makeImplementation()
+        case .failure(let rejection): return .respond(Self.response(for: rejection))
+        }
+        statistics.record(wireProfile: profile.name)
+        let (fault, latency) = faults.next()
+        if let response = Self.earlyAnswer(for: fault, after: latency) { return response }
+
+        guard let authorization = request.header("Authorization"), authorization.hasPrefix("Bearer ") else {
+            return .respond(HTTPServer.errorResponse(401, "unauthorized", "a bearer access token is required"))
+        }
+        let accessToken = String(authorization.dropFirst("Bearer ".count))
+        guard !accessToken.isEmpty, configuration.allowAnyToken || issuer.isValid(accessToken) else {
+            return .respond(HTTPServer.errorResponse(401, "invalid_token", "the access token is invalid or expired"))
+        }
+        guard configuration.acceptedWireProfiles.contains(profile.name) else {
+            return .respond(Self.response(for: profile.refusal))
+        }
+
+        let now = configuration.now()
+        let incoming = IncomingWireRequest(
+            body: request.body, accessToken: accessToken, operation: operation, now: now,
+            claimRequestID: { [replays] in replays.insertIfAbsent($0, now: now) })
+        let opened: OpenedWireRequest
+        switch profile.openRequest(incoming) {
+        case .success(let request): opened = request
+        case .failure(let rejection): return .respond(Self.response(for: rejection))
+        }
+        let values: [String]
+        switch Self.values(in: opened.body, for: operation) {
+        case .success(let decoded): values = decoded
         case .failure(let rejection): return .respond(rejection.response)
         }
-        statistics.record(wireProfile: profile)
-        let (fault, latency) = faults.next()
+        let body: Data
+        switch tokenizeInVault(values, batch: operation == .batchTokenize) {
+        case .success(let answer): body = answer
+        case .failure(let rejection): return .respond(rejection.response)
+        }
+
+        var response: ServerResponse
+        if fault == .downgrade {
+            response = .json(status: 200, body)
+        } else {
+            switch opened.sealResponse(body, fault == .corruptCiphertext) {
+            case .success(let sealed): response = .json(status: 200, sealed.body, headers: sealed.headers)
+            case .failure(let rejection): return .respond(Self.response(for: rejection))
+            }
+        }
+        response.valueCount = values.count
+        return .respond(response)
+    }
+
+    /// The answer a status or drop fault gives before anything is checked, after the
+    /// fault's latency; nil to go on.
+    private static func earlyAnswer(for fault: FaultInjector.Fault?, after latency: TimeInterval) -> ServerAction? {
         if latency > 0 { Thread.sleep(forTimeInterval: latency) }
         switch fault {
         case .status(let status, let retryAfter):
@@ -86,228 +137,76 @@ final class TokenizationService: Sendable {
         case .dropConnection:
             return .closeWithoutResponse
         case .corruptCiphertext, .downgrade, nil:
-            break
+            return nil
         }
+    }
 
-        guard let authorization = request.header("Authorization"), authorization.hasPrefix("Bearer ") else {
-            return .respond(HTTPServer.errorResponse(401, "unauthorized", "a bearer access token is required"))
-        }
-        let accessToken = String(authorization.dropFirst("Bearer ".count))
-        guard !accessToken.isEmpty, configuration.allowAnyToken || issuer.isValid(accessToken) else {
-            return .respond(HTTPServer.errorResponse(401, "invalid_token", "the access token is invalid or expired"))
-        }
-
-        guard configuration.acceptedWireProfiles.contains(profile) else {
-            return .respond(Self.refusal(of: profile))
-        }
-        let plaintext: Data
-        let sealing: ResponseSealing
-        switch profile {
-        case .protocolV1:
-            switch openEnvelope(request.body, accessToken: accessToken, operation: operation) {
-            case .success(let (opened, body)):
-                sealing = .protocolV1(opened)
-                plaintext = body
-            case .failure(let rejection):
-                return .respond(rejection.response)
-            }
-        case .cleverTapCompatible:
-            switch Self.openCleverTapEnvelope(request.body) {
-            case .success(let (key, body)):
-                sealing = .cleverTap(key)
-                plaintext = body
-            case .failure(let rejection):
-                return .respond(rejection.response)
-            }
-        case .plaintext:
-            sealing = .none
-            plaintext = request.body
-        @unknown default:
-            return .respond(Self.refusal(of: profile))
-        }
-
+    /// The values of a plain tokenize or batch body, within the limits of section 7.
+    private static func values(in body: Data, for operation: TokenizationOperation) -> Result<[String], Rejection> {
         let values: [String]
-        if batch {
-            guard let decoded = try? WireBodies.BatchTokenizeRequest(wireJSON: plaintext) else {
-                return .respond(HTTPServer.errorResponse(400, "invalid_json", "the body is not a batch tokenize request"))
+        switch operation {
+        case .batchTokenize:
+            guard let decoded = try? WireBodies.BatchTokenizeRequest(wireJSON: body) else {
+                return .failure(Rejection(400, "invalid_json", "the body is not a batch tokenize request"))
             }
             guard !decoded.values.isEmpty else {
-                return .respond(HTTPServer.errorResponse(400, "batch_empty", "a batch holds at least one value"))
+                return .failure(Rejection(400, "batch_empty", "a batch holds at least one value"))
             }
-            guard decoded.values.count <= Self.maximumBatchSize else {
-                return .respond(HTTPServer.errorResponse(400, "batch_too_large", "a batch holds at most 1000 values"))
+            guard decoded.values.count <= maximumBatchSize else {
+                return .failure(Rejection(400, "batch_too_large", "a batch holds at most 1000 values"))
             }
             values = decoded.values
-        } else {
-            guard let decoded = try? WireBodies.TokenizeRequest(wireJSON: plaintext) else {
-                return .respond(HTTPServer.errorResponse(400, "invalid_json", "the body is not a tokenize request"))
+        case .tokenize:
+            guard let decoded = try? WireBodies.TokenizeRequest(wireJSON: body) else {
+                return .failure(Rejection(400, "invalid_json", "the body is not a tokenize request"))
             }
             values = [decoded.value]
         }
-        if let invalid = values.firstIndex(where: { $0.isEmpty || $0.utf8.count > Self.maximumValueBytes }) {
-            return .respond(HTTPServer.errorResponse(400, "invalid_value", "value \(invalid) is empty or longer than 4096 bytes"))
+        if let invalid = values.firstIndex(where: { $0.isEmpty || $0.utf8.count > maximumValueBytes }) {
+            return .failure(Rejection(400, "invalid_value", "value \(invalid) is empty or longer than 4096 bytes"))
         }
+        return .success(values)
+    }
 
+    /// Stores `values` in the vault and writes the plain answer of section 3.
+    private func tokenizeInVault(_ values: [String], batch: Bool) -> Result<Data, Rejection> {
         let entries: [TokenVault.Entry]
         do {
             entries = try vault.tokenize(values)
             statistics.recordVaultStored()
         } catch {
             if let vaultError = error as? VaultError { statistics.record(vaultError: vaultError) }
-            return .respond(HTTPServer.errorResponse(500, "vault_error", "the vault could not store the values"))
+            return .failure(Rejection(500, "vault_error", "the vault could not store the values"))
         }
-        let items = zip(values, entries).map { value, entry in
-            ResponseJSON.Item(
+        let results = zip(values, entries).map { value, entry in
+            WireBodies.BatchTokenizeItem(
                 originalValue: value, token: entry.token, exists: entry.exists, newlyCreated: entry.newlyCreated,
-                isNumber: NumberFormatCheck.isNumber(value)
+                dataType: NumberFormatCheck.isNumber(value) ? "number" : "string"
             )
         }
-        let body = batch ? ResponseJSON.batch(items) : ResponseJSON.single(items[0])
-        var plain = ServerResponse.json(status: 200, body)
-        plain.valueCount = values.count
-
-        if fault == .downgrade { return .respond(plain) }
-        switch sealing {
-        case .none:
-            return .respond(plain)
-        case .protocolV1(let envelope):
-            return .respond(Self.sealV1(body, envelope: envelope, corrupt: fault == .corruptCiphertext, valueCount: values.count))
-        case .cleverTap(let key):
-            return .respond(Self.sealCleverTap(body, key: key, corrupt: fault == .corruptCiphertext, valueCount: values.count))
+        guard batch else {
+            let only = results[0]
+            return .success(
+                WireBodies.TokenizeResponse(token: only.token, exists: only.exists, newlyCreated: only.newlyCreated, dataType: only.dataType)
+                    .wireJSON)
         }
+        let summary = WireBodies.BatchTokenizeSummary(
+            processedCount: results.count, existingCount: results.reduce(0) { $0 + ($1.exists ? 1 : 0) },
+            newlyCreatedCount: results.reduce(0) { $0 + ($1.newlyCreated ? 1 : 0) })
+        return .success(WireBodies.BatchTokenizeResponse(results: results, summary: summary).wireJSON)
     }
 
-    /// How the answer to a request is sealed: as the request was.
-    private enum ResponseSealing {
-        case none
-        case protocolV1(PayloadEnvelope)
-        case cleverTap(SymmetricKey)
+    /// The error answer for a profile's rejection.
+    static func response(for rejection: WireRejection) -> ServerResponse {
+        HTTPServer.errorResponse(rejection.status, rejection.code.rawValue, rejection.message)
     }
 
-    /// The profile a request's headers name: `X-ZeroPii-Encryption: v1`, `Encrypted:
-    /// true`, or neither for plaintext. An unknown value, or both headers, is a 400.
-    static func wireProfile(of request: ServerRequest) -> Result<ZeroPiiWireProfile, EnvelopeRejection> {
-        let v1 = request.header("X-ZeroPii-Encryption")
-        let cleverTap = request.header("Encrypted")
-        switch (v1, cleverTap) {
-        case (nil, nil):
-            return .success(.plaintext)
-        case (PayloadEnvelope.headerValue?, nil):
-            return .success(.protocolV1)
-        case (nil, let value?) where value.lowercased() == "true":
-            return .success(.cleverTapCompatible)
-        case (_?, _?):
-            return .failure(
-                EnvelopeRejection(
-                    HTTPServer.errorResponse(400, "unsupported_encryption", "a request names one encryption, not both")))
-        default:
-            return .failure(
-                EnvelopeRejection(
-                    HTTPServer.errorResponse(400, "unsupported_encryption", "only X-ZeroPii-Encryption: v1 and Encrypted: true are supported")))
-        }
-    }
-
-    /// The answer to a request in a profile this server was told not to accept.
-    private static func refusal(of profile: ZeroPiiWireProfile) -> ServerResponse {
-        switch profile {
-        case .plaintext:
-            return HTTPServer.errorResponse(400, "encryption_required", "this server accepts encrypted requests only")
-        case .protocolV1, .cleverTapCompatible:
-            return HTTPServer.errorResponse(419, "decryption_failed", "this server does not accept that envelope")
-        @unknown default:
-            return HTTPServer.errorResponse(400, "unsupported_encryption", "this server does not know that encryption")
-        }
-    }
-
-    private static func sealV1(_ body: Data, envelope: PayloadEnvelope, corrupt: Bool, valueCount: Int) -> ServerResponse {
-        guard let sealed = try? envelope.sealResponse(body) else {
-            return HTTPServer.errorResponse(500, "seal_failed", "the response could not be encrypted")
-        }
-        var ciphertext = sealed.ciphertext
-        if corrupt, !ciphertext.isEmpty {
-            ciphertext[ciphertext.startIndex] ^= 0x01
-        }
-        let encoded = WireEnvelope.V1Response.wireJSON(
-            version: PayloadEnvelope.version, requestID: envelope.requestID, iv: sealed.iv, ciphertext: ciphertext)
-        var response = ServerResponse.json(status: 200, encoded, headers: [("X-ZeroPii-Encryption", PayloadEnvelope.headerValue)])
-        response.valueCount = valueCount
-        return response
-    }
-
-    /// Section 9: the answer under the request's key, with a fresh IV.
-    private static func sealCleverTap(_ body: Data, key: SymmetricKey, corrupt: Bool, valueCount: Int) -> ServerResponse {
-        let nonce = AES.GCM.Nonce()
-        guard let sealed = try? AES.GCM.seal(body, using: key, nonce: nonce) else {
-            return HTTPServer.errorResponse(500, "seal_failed", "the response could not be encrypted")
-        }
-        var ciphertext = sealed.ciphertext + sealed.tag
-        if corrupt {
-            ciphertext[ciphertext.startIndex] ^= 0x01
-        }
-        var response = ServerResponse.json(status: 200, WireEnvelope.CleverTapResponse.wireJSON(sealed: ciphertext, iv: Data(nonce)))
-        response.valueCount = valueCount
-        return response
-    }
-
-    /// Section 9, server side: strict Base64 of the right sizes or 400; a ciphertext that
-    /// does not open under the key it came with, 419.
-    static func openCleverTapEnvelope(_ body: Data) -> Result<(SymmetricKey, Data), EnvelopeRejection> {
-        guard let wire = try? WireEnvelope.CleverTapRequest(wireJSON: body) else {
-            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "the envelope does not parse")))
-        }
-        guard let keyBytes = wire.key, keyBytes.count == 32,
-            let iv = wire.iv, iv.count == PayloadEnvelope.ivByteCount,
-            let ciphertext = wire.sealed, ciphertext.count >= PayloadEnvelope.tagByteCount
-        else {
-            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "an envelope field has the wrong size or encoding")))
-        }
-        let key = SymmetricKey(data: keyBytes)
-        guard let box = try? AES.GCM.SealedBox(combined: iv + ciphertext), let plaintext = try? AES.GCM.open(box, using: key) else {
-            return .failure(EnvelopeRejection(HTTPServer.errorResponse(419, "decryption_failed", "the request could not be decrypted")))
-        }
-        return .success((key, plaintext))
-    }
-
-    /// Steps 2 to 5 of the server side of section 5.
-    private func openEnvelope(
-        _ body: Data, accessToken: String, operation: String
-    ) -> Result<(PayloadEnvelope, Data), EnvelopeRejection> {
-        guard let wire = try? WireEnvelope.V1Request(wireJSON: body) else {
-            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "the envelope does not parse")))
-        }
-        guard wire.version == PayloadEnvelope.version else {
-            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "unsupported_version", "only envelope version 1 is supported")))
-        }
-        guard RequestID.isValid(wire.requestID),
-            let salt = wire.salt, salt.count == PayloadEnvelope.saltByteCount,
-            let iv = wire.iv, iv.count == PayloadEnvelope.ivByteCount,
-            let ciphertext = wire.ciphertext, ciphertext.count >= PayloadEnvelope.tagByteCount
-        else {
-            return .failure(EnvelopeRejection(HTTPServer.errorResponse(400, "invalid_envelope", "an envelope field has the wrong size or encoding")))
-        }
-        let now = configuration.now()
-        guard abs(Double(wire.timestamp) - now.timeIntervalSince1970) <= Self.stalenessWindow else {
-            return .failure(
-                EnvelopeRejection(HTTPServer.errorResponse(400, "stale_request", "the request time is more than 300 s from the server's")))
-        }
-        guard
-            let envelope = try? PayloadEnvelope(
-                accessToken: accessToken, operation: operation, requestID: wire.requestID, timestamp: wire.timestamp, salt: salt
-            ), let plaintext = try? envelope.openRequest(SealedPayload(iv: iv, ciphertext: ciphertext))
-        else {
-            return .failure(EnvelopeRejection(HTTPServer.errorResponse(419, "decryption_failed", "the request could not be decrypted")))
-        }
-        // After authentication, so a forged envelope cannot burn a request id; one atomic
-        // step, so of many copies of one envelope at once exactly one gets through.
-        guard replays.insertIfAbsent(wire.requestID, now: now) else {
-            return .failure(EnvelopeRejection(HTTPServer.errorResponse(409, "replayed_request", "this request id was already used")))
-        }
-        return .success((envelope, plaintext))
-    }
-
-    struct EnvelopeRejection: Error {
+    /// An error answer of this server's own checks.
+    private struct Rejection: Error {
         let response: ServerResponse
-        init(_ response: ServerResponse) { self.response = response }
+        init(_ status: Int, _ code: String, _ message: String) {
+            response = HTTPServer.errorResponse(status, code, message)
+        }
     }
 
     // MARK: Token endpoint

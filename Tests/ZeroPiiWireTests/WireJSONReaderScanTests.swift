@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ZeroPiiModels
+import ZeroPiiModels
+
+@testable import ZeroPiiWire
 
 /// The reader's two shortcuts: a schema key taken from its exact quoted bytes in any
 /// order, and strings scanned eight bytes at a time up to the first byte that needs a

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(ZeroPiiModels)
+import ZeroPiiModels
+#endif
+
 // The wire bodies written and read with ``WireJSONWriter`` and ``WireJSONReader`` rather
 // than Codable: they are on every request's path in the SDK and the mock server. Key order
 // and form are Docs/Protocol.md's; reading follows the reader's strict rules. Package
@@ -42,6 +46,7 @@ extension WireBodies.BatchTokenizeRequest {
         return Data(writer.bytes)
     }
 
+    /// Reads a body strictly; throws ``WireJSONError`` for anything else.
     package init(wireJSON data: Data) throws {
         var values: [String] = []
         try WireJSONReader.read(data) { reader in
@@ -73,6 +78,7 @@ extension WireBodies.TokenizeResponse {
         return Data(writer.bytes)
     }
 
+    /// Reads a body strictly; throws ``WireJSONError`` for anything else.
     package init(wireJSON data: Data) throws {
         self = try WireJSONReader.read(data) { reader in try Self(reading: &reader) }
     }
@@ -166,6 +172,7 @@ extension WireBodies.BatchTokenizeResponse {
         return Data(writer.bytes)
     }
 
+    /// Reads a body strictly; throws ``WireJSONError`` for anything else.
     package init(wireJSON data: Data) throws {
         var results: [WireBodies.BatchTokenizeItem] = []
         var summary = WireBodies.BatchTokenizeSummary(processedCount: 0, existingCount: 0, newlyCreatedCount: 0)
@@ -197,6 +204,7 @@ extension WireBodies.ErrorResponse {
         return Data(writer.bytes)
     }
 
+    /// Reads a body strictly; throws ``WireJSONError`` for anything else.
     package init(wireJSON data: Data) throws {
         var code = ""
         var message = ""

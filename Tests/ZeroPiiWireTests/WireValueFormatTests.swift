@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZeroPiiModels
+import ZeroPiiWire
 
 /// Expected strings are OpenJDK 17's `Double.toString` / `Float.toString` (checked with
 /// `java`), which is what Android writes. Some are longer than the shortest round-trip

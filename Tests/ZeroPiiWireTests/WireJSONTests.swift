@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import ZeroPiiModels
 import ZeroPiiTestHelpers
 
-@testable import ZeroPiiModels
+@testable import ZeroPiiWire
 
 /// The hand-written wire JSON (WireJSONWriter, WireJSONReader, WireBase64): exact output
 /// bytes, every rejection, and agreement with Foundation.
@@ -21,17 +22,17 @@ struct WireJSONTests {
         let salt = Data((0..<32).map { UInt8($0) })
         let iv = Data(repeating: 0xFF, count: 12)
         let ciphertext = Data([0xFB, 0xFF, 0x00, 0x01])
-        let request = WireEnvelope.V1Request.wireJSON(
+        let request = WireBodies.EnvelopeRequest.wireJSON(
             version: 1, requestID: "0f7c", timestamp: 1_700_000_000, salt: salt, iv: iv, ciphertext: ciphertext)
         #expect(
             String(decoding: request, as: UTF8.self)
                 == #"{"v":1,"rid":"0f7c","ts":1700000000,"salt":"\#(salt.base64EncodedString())","iv":"////////////////","ct":"+/8AAQ=="}"#)
-        let response = WireEnvelope.V1Response.wireJSON(version: 1, requestID: "0f7c", iv: iv, ciphertext: ciphertext)
+        let response = WireBodies.EnvelopeResponse.wireJSON(version: 1, requestID: "0f7c", iv: iv, ciphertext: ciphertext)
         #expect(String(decoding: response, as: UTF8.self) == #"{"v":1,"rid":"0f7c","iv":"////////////////","ct":"+/8AAQ=="}"#)
-        let cleverTap = WireEnvelope.CleverTapRequest.wireJSON(ciphertext: Data([1, 2]), tag: Data([3]), key: Data([0xFE]), iv: Data([0]))
+        let cleverTap = WireBodies.CleverTapEnvelopeRequest.wireJSON(ciphertext: Data([1, 2]), tag: Data([3]), key: Data([0xFE]), iv: Data([0]))
         #expect(String(decoding: cleverTap, as: UTF8.self) == #"{"itp":"AQID","itk":"/g==","itv":"AA=="}"#)
         #expect(
-            String(decoding: WireEnvelope.CleverTapResponse.wireJSON(sealed: Data([1]), iv: Data([2, 3])), as: UTF8.self)
+            String(decoding: WireBodies.CleverTapEnvelopeResponse.wireJSON(sealed: Data([1]), iv: Data([2, 3])), as: UTF8.self)
                 == #"{"itp":"AQ==","itv":"AgM="}"#)
     }
 
@@ -81,18 +82,19 @@ struct WireJSONTests {
         #expect(try WireBodies.ErrorResponse(wireJSON: JSONEncoder().encode(error)) == error)
     }
 
-    @Test func foundationsEnvelopesReadWithTheirBase64AsBytes() throws {
+    @Test func foundationsEnvelopesReadAndTheirBase64Decodes() throws {
         // JSONEncoder writes `/` as `\/` and orders keys by hash; both must read.
         let salt = Data((0..<32).map { UInt8(255 - $0) })
         let envelope = WireBodies.EnvelopeRequest(
             v: 1, rid: "r", ts: -5, salt: salt.base64EncodedString(), iv: Data(repeating: 0xFF, count: 12).base64EncodedString(), ct: "")
-        let read = try WireEnvelope.V1Request(wireJSON: JSONEncoder().encode(envelope))
-        #expect(read.version == 1 && read.requestID == "r" && read.timestamp == -5)
-        #expect(read.salt == salt && read.iv == Data(repeating: 0xFF, count: 12) && read.ciphertext == Data())
-        let response = try WireEnvelope.V1Response(wireJSON: Data(#"{"ct":"AAE=","iv":"AA==","rid":"r","v":1,"more":[{"x":null}]}"#.utf8))
-        #expect(response.ciphertext == Data([0, 1]) && response.iv == Data([0]))
-        let cleverTap = try WireEnvelope.CleverTapResponse(wireJSON: Data(#"{"itv":"AB==","itp":"AQ=="}"#.utf8))
-        #expect(cleverTap.iv == nil && cleverTap.sealed == Data([1]))
+        let read = try WireBodies.EnvelopeRequest(wireJSON: JSONEncoder().encode(envelope))
+        #expect(read == envelope)
+        #expect(WireBase64.decode(read.salt) == salt && WireBase64.decode(read.iv) == Data(repeating: 0xFF, count: 12))
+        #expect(WireBase64.decode(read.ct) == Data())
+        let response = try WireBodies.EnvelopeResponse(wireJSON: Data(#"{"ct":"AAE=","iv":"AA==","rid":"r","v":1,"more":[{"x":null}]}"#.utf8))
+        #expect(WireBase64.decode(response.ct) == Data([0, 1]) && WireBase64.decode(response.iv) == Data([0]))
+        let cleverTap = try WireBodies.CleverTapEnvelopeResponse(wireJSON: Data(#"{"itv":"AB==","itp":"AQ=="}"#.utf8))
+        #expect(WireBase64.decode(cleverTap.itv) == nil && WireBase64.decode(cleverTap.itp) == Data([1]))
     }
 
     @Test func acceptsWhatTheProtocolAllows() throws {
@@ -204,7 +206,7 @@ struct WireJSONTests {
             #expect(throws: WireJSONError.self, "\(text)") { try summary(text) }
         }
         let envelope = #"{"v":1,"rid":"r","ts":-9223372036854775808,"salt":"","iv":"","ct":""}"#
-        #expect(try WireEnvelope.V1Request(wireJSON: Data(envelope.utf8)).timestamp == .min)
+        #expect(try WireBodies.EnvelopeRequest(wireJSON: Data(envelope.utf8)).ts == .min)
     }
 
     // MARK: Base64
@@ -257,7 +259,9 @@ struct WireJSONTests {
     func nonCanonicalBase64IsRejected(text: String) {
         #expect(Array(text.utf8).withUnsafeBytes { WireBase64.decode($0) } == nil)
         let body = #"{"itp":"\#(text)","itv":"AA=="}"#
-        #expect((try? WireEnvelope.CleverTapResponse(wireJSON: Data(body.utf8)))?.sealed == nil)
+        #expect(WireBase64.decode(text) == nil)
+        let read = try? WireBodies.CleverTapEnvelopeResponse(wireJSON: Data(body.utf8))
+        #expect(read.flatMap { WireBase64.decode($0.itp) } == nil)
     }
 
     // MARK: Differential

@@ -72,6 +72,12 @@ enum WireBase64 {
     }
 
     /// The bytes `text` encodes, or nil unless it is the canonical padded encoding.
+    package static func decode(_ text: String) -> Data? {
+        var text = text
+        return text.withUTF8 { decode(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The bytes `text` encodes, or nil unless it is the canonical padded encoding.
     static func decode(_ text: UnsafeRawBufferPointer) -> Data? {
         let count = text.count
         guard count % 4 == 0 else { return nil }

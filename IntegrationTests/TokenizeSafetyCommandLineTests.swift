@@ -2,12 +2,12 @@ import Foundation
 import Testing
 import ZeroPiiTestHelpers
 
-/// What an outside tester found using `zeropii tokenize` without having seen the code:
-/// rows and headers that let personal data through in clear, messages that echoed it,
-/// an output file emptied by a run that never started, and messages that did not say
-/// what happened. Each test runs the built binary with its own vault directory.
+/// `zeropii tokenize` never passes personal data through in clear (rows longer than the
+/// header, repeated column names, rows split over requests), never shows a value in a
+/// message, leaves the output file alone when a run cannot start, and says in one line
+/// what stopped a run. Each test runs the built binary with its own vault directory.
 @Suite(.skippedUnderThreadSanitizer)
-struct TokenizeFindingsCommandLineTests {
+struct TokenizeSafetyCommandLineTests {
     /// Runs `zeropii tokenize` on the vault in `directory` with `arguments` after it.
     static func tokenize(_ arguments: [String], directory: String, input: Data? = nil) throws -> CommandLineTool.Finished {
         try CommandLineTool.run(["tokenize", "--data-dir", directory + "/data"] + arguments, input: input)

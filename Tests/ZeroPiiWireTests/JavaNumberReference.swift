@@ -6,7 +6,7 @@ import Foundation
 /// - `Scripts/java/JavaNumberStrings.java`, compiled with `javac`: the JVM's
 ///   `Float.toString` / `Double.toString`, which must be a JDK up to 18 (OpenJDK's
 ///   `FloatingDecimal`, as Android ships it; JDK 19 moved to the shortest digits);
-/// - `Scripts/java/SwiftNumberStrings.swift` with the ZeroPiiModels sources, compiled
+/// - `Scripts/java/SwiftNumberStrings.swift` with the number format's sources, compiled
 ///   with `swiftc -O`, so that millions of values take seconds (a debug build of
 ///   `WireValueFormat` needs about 25 µs a number). The test also checks thousands of
 ///   chosen values against the debug build the other tests use.
@@ -90,8 +90,8 @@ struct JavaNumberReference: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // The compiled programs (a few megabytes) go when the test process ends.
         atexit { try? FileManager.default.removeItem(at: JavaNumberReference.buildFolder) }
-        let modelSources = try FileManager.default.contentsOfDirectory(
-            at: packageRoot.appendingPathComponent("Sources/ZeroPiiModels"), includingPropertiesForKeys: nil
+        let numberSources = try FileManager.default.contentsOfDirectory(
+            at: packageRoot.appendingPathComponent("Sources/ZeroPiiWire/Numbers"), includingPropertiesForKeys: nil
         ).filter { $0.pathExtension == "swift" }.map(\.path)
         let helper = folder.appendingPathComponent("swift-number-strings")
         async let javac: Void = run(tools.javac, ["-d", folder.path, packageRoot.appendingPathComponent("Scripts/java/JavaNumberStrings.java").path])
@@ -99,7 +99,7 @@ struct JavaNumberReference: Sendable {
             tools.swiftc,
             // -package-name: WireValueFormat has package access (it is no part of the API apps see).
             ["-O", "-parse-as-library", "-module-name", "SwiftNumberStrings", "-package-name", "ZeroPii", "-o", helper.path]
-                + modelSources + [packageRoot.appendingPathComponent("Scripts/java/SwiftNumberStrings.swift").path])
+                + numberSources + [packageRoot.appendingPathComponent("Scripts/java/SwiftNumberStrings.swift").path])
         _ = try await (javac, swiftc)
         return JavaNumberReference(folder: folder, java: tools.java, swiftHelper: helper)
     }

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-@testable import ZeroPiiSDK
+import ZeroPiiWire
 
-struct AttemptRequestIDTests {
+struct RequestIDTests {
     @Test func requestIDsAreLowercaseVersion4UUIDsAndDistinct() {
-        let ids = (0..<1000).map { _ in AttemptRequestID.make() }
+        let ids = (0..<1000).map { _ in RequestID.make() }
         for id in ids {
             let parsed = UUID(uuidString: id)
             #expect(parsed != nil && id.count == 36 && id == id.lowercased(), "\(id)")
@@ -17,7 +17,7 @@ struct AttemptRequestIDTests {
     }
 
     @Test func everyDigitButTheVersionAndVariantBitsIsRandom() {
-        let digits = (0..<2000).map { _ in Array(AttemptRequestID.make().replacingOccurrences(of: "-", with: "")) }
+        let digits = (0..<2000).map { _ in Array(RequestID.make().replacingOccurrences(of: "-", with: "")) }
         for position in 0..<32 {
             let seen = Set(digits.map { $0[position] })
             switch position {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZeroPiiModels
+import ZeroPiiWire
 
 /// `WireValueFormat` against a real JVM's `Float.toString` and `Double.toString`
 /// (OpenJDK 17, the algorithm Android ships): chosen edge values through the debug build

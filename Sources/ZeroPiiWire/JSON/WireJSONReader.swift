@@ -164,31 +164,6 @@ struct WireJSONReader {
         return try readString()
     }
 
-    /// The bytes of a string value that holds canonical standard Base64, or nil for a
-    /// string that does not (a JSON error still throws): callers tell a body that is not
-    /// an envelope from an envelope whose fields are wrong.
-    mutating func readBase64() throws -> Data? {
-        skipWhitespace()
-        guard peek() == UInt8(ascii: "\"") else { throw failure(.expectedString) }
-        // The fast path: the Base64 alphabet holds no `"`, `\\`, control or non-ASCII
-        // byte, so when the bytes up to the next `"` decode as Base64 they are the whole
-        // string, and checking them as a JSON string first would find nothing.
-        let contentStart = position + 1
-        if let quote = memchr(base + contentStart, Int32(UInt8(ascii: "\"")), end - contentStart) {
-            let length = UnsafePointer<UInt8>(quote.assumingMemoryBound(to: UInt8.self)) - (base + contentStart)
-            if let decoded = WireBase64.decode(UnsafeRawBufferPointer(start: base + contentStart, count: length)) {
-                position = contentStart + length + 1
-                return decoded
-            }
-        }
-        // Anything else (escapes, `\\/` as JSONEncoder writes it, or not Base64 at all) is
-        // read as a string and then decoded.
-        return try scanString { span, escaped -> Data? in
-            if let escaped { return escaped.withUnsafeBytes { WireBase64.decode($0) } }
-            return WireBase64.decode(UnsafeRawBufferPointer(span))
-        }
-    }
-
     mutating func readBool() throws -> Bool {
         skipWhitespace()
         switch peek() {

@@ -39,5 +39,6 @@ package struct WireJSONError: Error, Equatable, CustomStringConvertible {
         self.offset = offset
     }
 
+    /// The reason and the byte offset; never any of the body.
     package var description: String { "\(reason.rawValue) (at byte \(offset))" }
 }
