@@ -92,7 +92,7 @@ typecheck "$single" CleverTapZeroPiiSDK
 # The one module gets every public declaration of every subspec. None of CryptoKit's
 # names may be among them (an app importing both got "'SymmetricKey' is ambiguous for
 # type lookup"), nor the SDK's plumbing: these have package access.
-if grep -nE "^ *(@[A-Za-z_]+(\([^)]*\))? )*(final )?public (final )?(enum|struct|class|actor|protocol|typealias) (AES|SHA256|HMAC|HKDF|SymmetricKey|SymmetricKeySize|Digest|HashFunction|HashedAuthenticationCode|PayloadEnvelope|SealedPayload|SecureRandom|ConstantTime|CryptoError|AccessTokenCache|SharedTokenProvider|RetryLoop|WireBodies|WireEnvelope)\b" \
+if grep -nE "^ *(@[A-Za-z_]+(\([^)]*\))? )*(final )?public (final )?(enum|struct|class|actor|protocol|typealias) (AES|SHA256|HMAC|HKDF|SymmetricKey|SymmetricKeySize|Digest|HashFunction|HashedAuthenticationCode|PayloadEnvelope|SealedPayload|SecureRandom|ConstantTime|CryptoError|AccessTokenCache|SharedTokenProvider|RetryLoop|WireBodies|WireProfile|WireValueFormat|RequestID)\b" \
     "$single/CleverTapZeroPiiSDK.swiftinterface"; then
     echo "interface-check: FAILED: the XCFramework's module makes the SDK's crypto or plumbing public (above)"
     exit 1

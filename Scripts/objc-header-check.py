@@ -200,11 +200,18 @@ def normalise(line):
 
 
 def declaration_blocks(header_text):
-    """Returns {(kind, name): [normalised lines]} for the @interface, @protocol and enum blocks."""
+    """Returns {(kind, name): [normalised lines]} for the @interface, @protocol and enum
+    blocks. A class's Swift extensions come out as categories (`@interface ZeroPiiSDK
+    (SWIFT_EXTENSION(ZeroPiiSDK))`); their members count as the class's, as they do for
+    Objective-C code that calls them."""
     blocks, current = {}, None
     for raw in header_text.splitlines():
         line = normalise(raw)
         if current is None:
+            category = re.match(r"@interface (\w+) \(SWIFT_EXTENSION\(\w+\)\)", line)
+            if category and ("interface", category.group(1)) in blocks:
+                current = ("interface", category.group(1))
+                continue
             interface = re.match(r"@interface (\w+)\b(?! \()", line)
             protocol = re.match(r"@protocol (\w+)(?!.*;)", line)
             enum = re.match(r"typedef SWIFT_ENUM_NAMED\(\w+, (\w+), \"\w+\", (\w+)\) \{", line)

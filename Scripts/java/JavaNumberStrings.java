@@ -10,7 +10,7 @@ import java.nio.file.Paths;
 
 /**
  * The reference side of ZeroPii's number-format differential test
- * (Tests/ZeroPiiModelsTests/WireValueFormatJavaTests.swift, Scripts/float-sweep.sh):
+ * (Tests/ZeroPiiWireTests/WireValueFormatJavaTests.swift, Scripts/float-sweep.sh):
  * what this JVM's Float.toString and Double.toString return. Scripts/java/SwiftNumberStrings.swift
  * is the Swift side, with the same modes and output.
  *

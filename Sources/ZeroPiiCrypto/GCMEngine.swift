@@ -191,27 +191,6 @@ struct GCMEngine: Sendable {
         message.readySlot = BitslicedState.blockCount
     }
 
-    /// Counter mode alone from an explicit J0, for tests of the counter's wrap.
-    func applyKeystream(after counterBlock: (UInt64, UInt64), input: UnsafeRawPointer, output: UnsafeMutableRawPointer, count: Int) {
-        var block = counterBlock
-        let (prefix, counter) = withUnsafeBytes(of: &block) { bytes in
-            (
-                (
-                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self)),
-                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-                ),
-                UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
-            )
-        }
-        var zeroKey: (UInt64, UInt64) = (0, 0)
-        let ghash = withUnsafeBytes(of: &zeroKey) { GHash(key: $0.baseAddress!) }
-        KeystreamScratch.withScratch { scratch in
-            var message = start(prefix: prefix, counter: counter, ghash: ghash, scratch: scratch)
-            applyKeystream(&message, scratch: scratch, input: input, output: output, count: count)
-        }
-    }
-
     /// `output = input ⊕ keystream` for `count` bytes (at most one batch), the keystream
     /// given as the cipher's little-endian words: eight bytes at a time, then byte by
     /// byte. Positions are public; no index depends on a secret.

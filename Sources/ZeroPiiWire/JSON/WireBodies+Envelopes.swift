@@ -12,6 +12,7 @@ import ZeroPiiModels
 // not canonical Base64, so that a body that is not an envelope (a JSON error) is told
 // from an envelope with a bad field.
 
+/// The v1 request envelope's codec (section 5).
 extension WireBodies.EnvelopeRequest {
     private static let keys: [StaticString] = ["v", "rid", "ts", "salt", "iv", "ct"]
 
@@ -54,6 +55,7 @@ extension WireBodies.EnvelopeRequest {
     }
 }
 
+/// The v1 response envelope's codec (section 5).
 extension WireBodies.EnvelopeResponse {
     private static let keys: [StaticString] = ["v", "rid", "iv", "ct"]
 
@@ -90,6 +92,7 @@ extension WireBodies.EnvelopeResponse {
     }
 }
 
+/// The CleverTap-compatible request envelope's codec (section 9).
 extension WireBodies.CleverTapEnvelopeRequest {
     private static let keys: [StaticString] = ["itp", "itk", "itv"]
 
@@ -117,6 +120,7 @@ extension WireBodies.CleverTapEnvelopeRequest {
     }
 }
 
+/// The CleverTap-compatible response envelope's codec (section 9).
 extension WireBodies.CleverTapEnvelopeResponse {
     private static let keys: [StaticString] = ["itp", "itv"]
 

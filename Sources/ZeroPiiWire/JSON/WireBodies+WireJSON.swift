@@ -9,6 +9,7 @@ import ZeroPiiModels
 // and form are Docs/Protocol.md's; reading follows the reader's strict rules. Package
 // access, not public API: only the SDK and the mock server call these.
 
+/// The single tokenize request's codec (section 3).
 extension WireBodies.TokenizeRequest {
     private static let keys: [StaticString] = ["value"]
 
@@ -31,6 +32,7 @@ extension WireBodies.TokenizeRequest {
     }
 }
 
+/// The batch tokenize request's codec (section 3).
 extension WireBodies.BatchTokenizeRequest {
     private static let keys: [StaticString] = ["values"]
 
@@ -58,6 +60,7 @@ extension WireBodies.BatchTokenizeRequest {
     }
 }
 
+/// The single tokenize response's codec (section 3).
 extension WireBodies.TokenizeResponse {
     private static let keys: [StaticString] = ["token", "exists", "newlyCreated", "dataType"]
 
@@ -100,6 +103,7 @@ extension WireBodies.TokenizeResponse {
     }
 }
 
+/// One batch result's reader and writer.
 extension WireBodies.BatchTokenizeItem {
     private static let keys: [StaticString] = ["originalValue", "token", "exists", "newlyCreated", "dataType"]
 
@@ -138,6 +142,7 @@ extension WireBodies.BatchTokenizeItem {
     }
 }
 
+/// The batch summary's reader.
 extension WireBodies.BatchTokenizeSummary {
     private static let keys: [StaticString] = ["processedCount", "existingCount", "newlyCreatedCount"]
     private static let range = Int64(Int.min)...Int64(Int.max)
@@ -151,6 +156,7 @@ extension WireBodies.BatchTokenizeSummary {
     }
 }
 
+/// The batch tokenize response's codec (section 3).
 extension WireBodies.BatchTokenizeResponse {
     private static let keys: [StaticString] = ["results", "summary"]
 
@@ -189,6 +195,7 @@ extension WireBodies.BatchTokenizeResponse {
     }
 }
 
+/// The error body's codec (section 6).
 extension WireBodies.ErrorResponse {
     private static let keys: [StaticString] = ["error"]
     private static let detailKeys: [StaticString] = ["code", "message"]

@@ -10,7 +10,7 @@ import ZeroPiiModels
 /// The ZeroPii v1 envelope (Docs/Protocol.md, section 5): per-request keys derived from the
 /// access token and a fresh salt, the request bound to its operation, request id and
 /// timestamp, the answer to its operation and request id. The keys and the sealing are
-/// ``ZeroPiiCrypto/PayloadEnvelope``'s, so key material never leaves ZeroPiiCrypto; this
+/// `PayloadEnvelope` (ZeroPiiCrypto)'s, so key material never leaves ZeroPiiCrypto; this
 /// type adds the JSON form, the header and the checks of both sides.
 package struct ProtocolV1Profile: WireProfile {
     /// The header that names the profile, and its value.

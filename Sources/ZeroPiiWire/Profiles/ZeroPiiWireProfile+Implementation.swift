@@ -2,6 +2,7 @@
 import ZeroPiiModels
 #endif
 
+/// Each public profile name's implementation, and the name a request's headers give.
 extension ZeroPiiWireProfile {
     /// The implementation of this profile. `allowsPlaintextFallback` only matters to the
     /// client half of the CleverTap-compatible profile.
