@@ -14,9 +14,9 @@ final class TokenizationService: Sendable {
     let faults: FaultInjector
     let statistics: ServerStatistics
     let issuer: AccessTokenIssuer
-    private let authenticator: ClientAuthenticator
+    let authenticator: ClientAuthenticator
     private let replays = ReplayCache()
-    private let configuration: MockServerConfiguration
+    let configuration: MockServerConfiguration
 
     init(configuration: MockServerConfiguration, vault: TokenVault) {
         self.configuration = configuration
@@ -206,98 +206,6 @@ final class TokenizationService: Sendable {
         let response: ServerResponse
         init(_ status: Int, _ code: String, _ message: String) {
             response = HTTPServer.errorResponse(status, code, message)
-        }
-    }
-
-    // MARK: Token endpoint
-
-    private func issueToken(_ request: ServerRequest) -> ServerResponse {
-        let (form, repeated) = Self.formFields(request.body)
-        // RFC 6749, section 3.2: no parameter may appear twice. Taking the last (or first)
-        // of two client_secret values would let a proxy or a logging layer that reads the
-        // other one see a different request than the one authenticated.
-        if let repeated {
-            return HTTPServer.errorResponse(400, "invalid_request", "the parameter '\(repeated)' is given more than once")
-        }
-        guard form["grant_type"] == "client_credentials" else {
-            return HTTPServer.errorResponse(400, "unsupported_grant_type", "only grant_type=client_credentials is supported")
-        }
-        switch authenticator.authenticate(clientID: form["client_id"] ?? "", secret: form["client_secret"] ?? "", address: request.remoteAddress) {
-        case .granted:
-            break
-        case .denied:
-            return HTTPServer.errorResponse(401, "invalid_client", "the client id or secret is wrong")
-        case .limited(let seconds):
-            var response = HTTPServer.errorResponse(429, "too_many_attempts", "too many failed attempts; retry later")
-            response.headers.append(("Retry-After", String(seconds)))
-            return response
-        }
-        statistics.recordAccessTokenIssued()
-        let body = "{\"access_token\":\"\(issuer.issue())\",\"token_type\":\"Bearer\",\"expires_in\":\(issuer.lifetimeSeconds)}"
-        return .json(status: 200, Data(body.utf8), headers: [("Cache-Control", "no-store")])
-    }
-
-    /// The fields of a form body, and the name of the first one given twice, if any (a
-    /// name of at most 32 characters, since it goes into the error message; never a
-    /// value).
-    static func formFields(_ body: Data) -> (fields: [String: String], repeated: String?) {
-        var fields: [String: String] = [:]
-        var repeated: String?
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ text: Substring) -> String {
-                text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
-            }
-            let name = decode(parts[0])
-            if fields[name] != nil && repeated == nil { repeated = String(name.prefix(32)) }
-            fields[name] = parts.count > 1 ? decode(parts[1]) : ""
-        }
-        return (fields, repeated)
-    }
-
-    // MARK: Admin
-
-    private func admin(_ request: ServerRequest) -> ServerResponse {
-        switch (request.method, request.path) {
-        case ("GET", "/__admin/stats"):
-            let counts = statistics.requestCounts.sorted { $0.key < $1.key }
-                .map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
-            let http = statistics.connections
-            let connections =
-                "\"acceptErrors\":\(http.acceptErrors),\"requestTimeouts\":\(http.requestTimeouts),\"writeTimeouts\":\(http.writeTimeouts),"
-                + "\"memoryBudgetRejections\":\(http.memoryBudgetRejections),\"bufferedRequestBytes\":\(http.bufferedRequestBytes)"
-            let profiles = statistics.wireProfileCounts.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
-                .map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
-            let body =
-                "{\"requests\":{\(counts)},\"wireProfiles\":{\(profiles)},\"accessTokensIssued\":\(statistics.accessTokensIssued),\"valuesStored\":\(vault.count),"
-                + "\"connections\":{\(connections)}}"
-            return .json(status: 200, Data(body.utf8))
-        case ("POST", "/__admin/faults"):
-            guard let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any],
-                let kind = object["kind"] as? String
-            else { return HTTPServer.errorResponse(400, "invalid_fault", "expected {\"kind\": ..., \"count\": ...}") }
-            let count = object["count"] as? Int ?? 1
-            switch kind {
-            case "status":
-                guard let status = object["status"] as? Int, (100...599).contains(status) else {
-                    return HTTPServer.errorResponse(400, "invalid_fault", "a status fault needs a status between 100 and 599")
-                }
-                faults.inject(.status(status, retryAfter: object["retryAfter"] as? String), count: count)
-            case "drop": faults.inject(.dropConnection, count: count)
-            case "corrupt": faults.inject(.corruptCiphertext, count: count)
-            case "downgrade": faults.inject(.downgrade, count: count)
-            case "latency": faults.setLatency(Double(object["milliseconds"] as? Int ?? 0) / 1000)
-            default: return HTTPServer.errorResponse(400, "invalid_fault", "unknown fault kind")
-            }
-            return .json(status: 200, Data(#"{"ok":true}"#.utf8))
-        case ("POST", "/__admin/expire-tokens"):
-            issuer.revokeAll()
-            return .json(status: 200, Data(#"{"ok":true}"#.utf8))
-        case ("POST", "/__admin/reset"):
-            faults.reset()
-            return .json(status: 200, Data(#"{"ok":true}"#.utf8))
-        default:
-            return HTTPServer.errorResponse(404, "not_found", "no such admin endpoint")
         }
     }
 }
