@@ -34,8 +34,14 @@ Pod::Spec.new do |spec|
   # `pod 'CleverTapZeroPiiSDK'` installs the whole SDK, as the released pod did.
   spec.default_subspec = 'SDK'
 
+  # The lock-protected state the other subspecs keep their shared mutable state in.
+  spec.subspec 'Locking' do |locking|
+    locking.source_files = 'Sources/ZeroPiiLocking/**/*.swift'
+  end
+
   spec.subspec 'Crypto' do |crypto|
     crypto.source_files = 'Sources/ZeroPiiCrypto/**/*.swift'
+    crypto.dependency 'CleverTapZeroPiiSDK/Locking'
   end
 
   spec.subspec 'Models' do |models|
@@ -51,22 +57,26 @@ Pod::Spec.new do |spec|
 
   spec.subspec 'Transport' do |transport|
     transport.source_files = 'Sources/ZeroPiiTransport/**/*.swift'
+    transport.dependency 'CleverTapZeroPiiSDK/Locking'
   end
 
   spec.subspec 'Auth' do |auth|
     auth.source_files = 'Sources/ZeroPiiAuth/**/*.swift'
     # Privacy manifests go in resource bundles, so that Xcode finds them in the app.
     auth.resource_bundles = { 'ZeroPiiAuth_Privacy' => ['Sources/ZeroPiiAuth/PrivacyInfo.xcprivacy'] }
+    auth.dependency 'CleverTapZeroPiiSDK/Locking'
   end
 
   spec.subspec 'Retry' do |retry|
     retry.source_files = 'Sources/ZeroPiiRetry/**/*.swift'
+    retry.dependency 'CleverTapZeroPiiSDK/Locking'
   end
 
   # The umbrella: the facade and the module apps import, on top of every other subspec.
   spec.subspec 'SDK' do |sdk|
     sdk.source_files = 'Sources/ZeroPiiSDK/**/*.swift', 'Sources/CleverTapZeroPiiSDK/**/*.swift'
     sdk.resource_bundles = { 'CleverTapZeroPiiSDK_Privacy' => ['Sources/ZeroPiiSDK/PrivacyInfo.xcprivacy'] }
+    sdk.dependency 'CleverTapZeroPiiSDK/Locking'
     sdk.dependency 'CleverTapZeroPiiSDK/Crypto'
     sdk.dependency 'CleverTapZeroPiiSDK/Models'
     sdk.dependency 'CleverTapZeroPiiSDK/Wire'
@@ -78,6 +88,7 @@ Pod::Spec.new do |spec|
   # Test doubles for an app's tests (a closure-backed transport, manual clocks); not in the default.
   spec.subspec 'TestSupport' do |support|
     support.source_files = 'Sources/ZeroPiiTestSupport/**/*.swift'
+    support.dependency 'CleverTapZeroPiiSDK/Locking'
     support.dependency 'CleverTapZeroPiiSDK/Transport'
     support.dependency 'CleverTapZeroPiiSDK/Auth'
     support.dependency 'CleverTapZeroPiiSDK/Retry'

@@ -24,41 +24,48 @@ let package = Package(
         // the package does not see them in its product list.
     ],
     targets: [
-        .target(name: "ZeroPiiCrypto", swiftSettings: strictConcurrency),
+        // The lock-protected state every other module keeps its shared mutable state in.
+        // Package access and no product: apps never see it.
+        .target(name: "ZeroPiiLocking", swiftSettings: strictConcurrency),
+        .target(name: "ZeroPiiCrypto", dependencies: ["ZeroPiiLocking"], swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiModels", swiftSettings: strictConcurrency),
         // The wire protocol in one place (package access, not a product): bodies, Base64,
         // the number format, both envelopes' JSON, and each wire profile's client and server
         // halves, for the SDK and the mock server alike.
         .target(name: "ZeroPiiWire", dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),
-        .target(name: "ZeroPiiTransport", swiftSettings: strictConcurrency),
-        .target(name: "ZeroPiiRetry", swiftSettings: strictConcurrency),
+        .target(name: "ZeroPiiTransport", dependencies: ["ZeroPiiLocking"], swiftSettings: strictConcurrency),
+        .target(name: "ZeroPiiRetry", dependencies: ["ZeroPiiLocking"], swiftSettings: strictConcurrency),
         // The privacy manifests that App Store submissions need from every SDK: what the SDK
         // collects and the required-reason APIs it calls (PrivacyManifestTests checks them).
-        .target(name: "ZeroPiiAuth", resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strictConcurrency),
+        .target(
+            name: "ZeroPiiAuth", dependencies: ["ZeroPiiLocking"], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strictConcurrency
+        ),
         .target(
             name: "ZeroPiiSDK",
-            dependencies: ["ZeroPiiModels", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
+            dependencies: ["ZeroPiiLocking", "ZeroPiiModels", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictConcurrency
         ),
-        .target(name: "ZeroPiiMockServer", dependencies: ["ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),
+        .target(
+            name: "ZeroPiiMockServer", dependencies: ["ZeroPiiLocking", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiModels"],
+            swiftSettings: strictConcurrency),
         .target(name: "CleverTapZeroPiiSDK", dependencies: ["ZeroPiiSDK"], swiftSettings: strictConcurrency),
         .target(
             name: "ZeroPiiTestSupport",
-            dependencies: ["ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
+            dependencies: ["ZeroPiiLocking", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry"],
             swiftSettings: strictConcurrency
         ),
         .target(
             name: "ZeroPiiCLI",
-            dependencies: ["ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiTransport"],
+            dependencies: ["ZeroPiiLocking", "ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiTransport"],
             swiftSettings: strictConcurrency
         ),
         .executableTarget(name: "zeropii", dependencies: ["ZeroPiiCLI"], swiftSettings: strictConcurrency),
         .executableTarget(
             name: "zeropii-benchmarks",
             dependencies: [
-                "ZeroPiiCrypto", "ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiModels", "ZeroPiiWire", "ZeroPiiTransport",
-                "ZeroPiiTestSupport",
+                "ZeroPiiLocking", "ZeroPiiCrypto", "ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiModels", "ZeroPiiWire",
+                "ZeroPiiTransport", "ZeroPiiTestSupport",
             ],
             path: "Sources/ZeroPiiBenchmarks",
             swiftSettings: strictConcurrency
@@ -88,6 +95,7 @@ let package = Package(
         .testTarget(
             name: "ZeroPiiCLITests", dependencies: ["ZeroPiiCLI", "ZeroPiiSDK", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"],
             swiftSettings: strictConcurrency),
+        .testTarget(name: "ZeroPiiLockingTests", dependencies: ["ZeroPiiLocking"], swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiModelsTests", dependencies: ["ZeroPiiModels", "ZeroPiiTestHelpers"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiWireTests", dependencies: ["ZeroPiiWire", "ZeroPiiModels", "ZeroPiiCrypto", "ZeroPiiTestHelpers"],

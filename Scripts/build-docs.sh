@@ -30,15 +30,16 @@ extract="$toolchain/swift-symbolgraph-extract"
 
 # module:dependencies, in an order where every dependency comes first.
 modules=(
-    "ZeroPiiCrypto:"
+    "ZeroPiiLocking:"
+    "ZeroPiiCrypto:ZeroPiiLocking"
     "ZeroPiiModels:"
     "ZeroPiiWire:ZeroPiiCrypto ZeroPiiModels"
-    "ZeroPiiTransport:"
-    "ZeroPiiAuth:"
-    "ZeroPiiRetry:"
-    "ZeroPiiTestSupport:ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry"
-    "ZeroPiiSDK:ZeroPiiModels ZeroPiiWire ZeroPiiCrypto ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry"
-    "ZeroPiiMockServer:ZeroPiiWire ZeroPiiCrypto ZeroPiiModels"
+    "ZeroPiiTransport:ZeroPiiLocking"
+    "ZeroPiiAuth:ZeroPiiLocking"
+    "ZeroPiiRetry:ZeroPiiLocking"
+    "ZeroPiiTestSupport:ZeroPiiLocking ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry"
+    "ZeroPiiSDK:ZeroPiiLocking ZeroPiiModels ZeroPiiWire ZeroPiiCrypto ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry"
+    "ZeroPiiMockServer:ZeroPiiLocking ZeroPiiWire ZeroPiiCrypto ZeroPiiModels"
 )
 
 work=".build/docs"
@@ -52,12 +53,13 @@ triple="$(basename "$(dirname "$binaries")")"
 graphs="$work/graphs"
 # ZeroPiiCrypto has no public API (its types have package access, so that apps, and the
 # one module of the podspec and the XCFramework, do not get an `AES` or `SymmetricKey`
-# that clashes with CryptoKit's), nor has ZeroPiiWire (the protocol's plumbing); their
-# catalogs document them for contributors, at package level.
+# that clashes with CryptoKit's), nor have ZeroPiiWire (the protocol's plumbing) and
+# ZeroPiiLocking (the lock-protected state); their catalogs document them for
+# contributors, at package level.
 for entry in "${modules[@]}"; do
     module="${entry%%:*}"
     level=public
-    case "$module" in ZeroPiiCrypto | ZeroPiiWire) level=package ;; esac
+    case "$module" in ZeroPiiCrypto | ZeroPiiWire | ZeroPiiLocking) level=package ;; esac
     mkdir -p "$graphs/$module"
     "$extract" -module-name "$module" -I "$binaries/Modules" -target "$triple" \
         -minimum-access-level "$level" -emit-extension-block-symbols -output-dir "$graphs/$module"
@@ -72,7 +74,7 @@ for module in modules:
         for symbol in json.load(open(path))["symbols"]:
             if "::SYNTHESIZED::" in symbol["identifier"]["precise"] or "docComment" in symbol:
                 continue
-            if symbol.get("accessLevel") in ("public", "open") or (module in ("ZeroPiiCrypto", "ZeroPiiWire") and symbol.get("accessLevel") == "package"):
+            if symbol.get("accessLevel") in ("public", "open") or (module in ("ZeroPiiCrypto", "ZeroPiiWire", "ZeroPiiLocking") and symbol.get("accessLevel") == "package"):
                 missing.append(f"{module}: {'.'.join(symbol['pathComponents'])}")
 if missing:
     print("build-docs: public symbols without a documentation comment:\n  " + "\n  ".join(missing))

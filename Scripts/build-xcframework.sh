@@ -24,7 +24,7 @@ root="$(pwd)"
 
 module=CleverTapZeroPiiSDK
 # The SDK's parts, as the podspec's default subspec lists them.
-source_dirs=(ZeroPiiCrypto ZeroPiiModels ZeroPiiWire ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry ZeroPiiSDK CleverTapZeroPiiSDK)
+source_dirs=(ZeroPiiLocking ZeroPiiCrypto ZeroPiiModels ZeroPiiWire ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry ZeroPiiSDK CleverTapZeroPiiSDK)
 privacy_manifest="$root/Sources/ZeroPiiSDK/PrivacyInfo.xcprivacy"
 
 stage_package() {

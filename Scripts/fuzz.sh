@@ -13,7 +13,7 @@ flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
 
 swift build --scratch-path "$scratch" --target ZeroPiiCLI "${flags[@]}" >/dev/null
 objects=()
-for module in ZeroPiiCrypto ZeroPiiModels ZeroPiiWire ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry ZeroPiiSDK ZeroPiiMockServer ZeroPiiCLI; do
+for module in ZeroPiiLocking ZeroPiiCrypto ZeroPiiModels ZeroPiiWire ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry ZeroPiiSDK ZeroPiiMockServer ZeroPiiCLI; do
     objects+=("$scratch"/debug/"$module".build/*.o)
 done
 

@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 scratch="${1:-.build/interface}"
 # The library products of Package.swift; building these three targets builds them all.
 roots=(CleverTapZeroPiiSDK ZeroPiiTestSupport ZeroPiiMockServer)
-modules=(ZeroPiiCrypto ZeroPiiModels ZeroPiiWire ZeroPiiTransport ZeroPiiRetry ZeroPiiAuth ZeroPiiSDK CleverTapZeroPiiSDK
+modules=(ZeroPiiLocking ZeroPiiCrypto ZeroPiiModels ZeroPiiWire ZeroPiiTransport ZeroPiiRetry ZeroPiiAuth ZeroPiiSDK CleverTapZeroPiiSDK
     ZeroPiiTestSupport ZeroPiiMockServer)
 evolution_flags=(
     --enable-parseable-module-interfaces
@@ -92,7 +92,7 @@ typecheck "$single" CleverTapZeroPiiSDK
 # The one module gets every public declaration of every subspec. None of CryptoKit's
 # names may be among them (an app importing both got "'SymmetricKey' is ambiguous for
 # type lookup"), nor the SDK's plumbing: these have package access.
-if grep -nE "^ *(@[A-Za-z_]+(\([^)]*\))? )*(final )?public (final )?(enum|struct|class|actor|protocol|typealias) (AES|SHA256|HMAC|HKDF|SymmetricKey|SymmetricKeySize|Digest|HashFunction|HashedAuthenticationCode|PayloadEnvelope|SealedPayload|SecureRandom|ConstantTime|CryptoError|AccessTokenCache|SharedTokenProvider|RetryLoop|WireBodies|WireProfile|WireValueFormat|RequestID)\b" \
+if grep -nE "^ *(@[A-Za-z_]+(\([^)]*\))? )*(final )?public (final )?(enum|struct|class|actor|protocol|typealias) (AES|SHA256|HMAC|HKDF|SymmetricKey|SymmetricKeySize|Digest|HashFunction|HashedAuthenticationCode|PayloadEnvelope|SealedPayload|SecureRandom|ConstantTime|CryptoError|AccessTokenCache|SharedTokenProvider|RetryLoop|WireBodies|WireProfile|WireValueFormat|RequestID|Locked)\b" \
     "$single/CleverTapZeroPiiSDK.swiftinterface"; then
     echo "interface-check: FAILED: the XCFramework's module makes the SDK's crypto or plumbing public (above)"
     exit 1

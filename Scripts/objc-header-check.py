@@ -64,11 +64,11 @@ STAND_IN = os.path.join(ROOT, "Scripts", "objc-stand-in")
 SNIPPETS = os.path.join(ROOT, "Examples", "Sources", "ObjectiveCSnippets")
 
 # The library modules in dependency order, as Package.swift builds them.
-SPM_MODULES = ["ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiWire", "ZeroPiiTransport", "ZeroPiiRetry", "ZeroPiiAuth",
+SPM_MODULES = ["ZeroPiiLocking", "ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiWire", "ZeroPiiTransport", "ZeroPiiRetry", "ZeroPiiAuth",
                "ZeroPiiSDK", "CleverTapZeroPiiSDK"]
 # The sources of the pod's default subspec (SDK) and the subspecs it depends on.
 POD_MODULE = "CleverTapZeroPiiSDK"
-POD_SOURCE_DIRS = ["ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiWire", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry",
+POD_SOURCE_DIRS = ["ZeroPiiLocking", "ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiWire", "ZeroPiiTransport", "ZeroPiiAuth", "ZeroPiiRetry",
                    "ZeroPiiSDK", "CleverTapZeroPiiSDK"]
 # The modules that declare what Objective-C code uses under SPM: the header of
 # CleverTapZeroPiiSDK imports them (ObjectiveCImports.swift), and under `swift build`

@@ -21,7 +21,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POD_MODULE = "CleverTapZeroPiiSDK"
 # The package's library targets that belong in the pod; the mock server and the CLI do not.
-SHIPPED_TARGETS = ["ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiWire", "ZeroPiiTransport", "ZeroPiiAuth",
+SHIPPED_TARGETS = ["ZeroPiiLocking", "ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiWire", "ZeroPiiTransport", "ZeroPiiAuth",
                    "ZeroPiiRetry", "ZeroPiiSDK", "CleverTapZeroPiiSDK", "ZeroPiiTestSupport"]
 
 

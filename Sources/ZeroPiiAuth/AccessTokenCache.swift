@@ -1,5 +1,10 @@
 import Foundation
 
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
+#endif
+
 /// Hands out access tokens from an app's ``AccessTokenProvider``, fetching as rarely as
 /// possible.
 ///
@@ -178,19 +183,17 @@ package actor AccessTokenCache {
 
 /// The cached token and when to refresh it, readable from any thread. Only the actor
 /// writes it; a reader that finds it fresh needs nothing else of the actor's state.
-private final class CachedToken: @unchecked Sendable {
-    // Sendable: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value: (token: AccessToken, refreshAt: TimeInterval)?
+private final class CachedToken: Sendable {
+    private let value = Locked<(token: AccessToken, refreshAt: TimeInterval)?>(nil)
 
     var current: (token: AccessToken, refreshAt: TimeInterval)? {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 
     /// The token, if one is cached and `now` is before its refresh time.
     func fresh(at now: TimeInterval) -> AccessToken? {
-        lock.withLock {
+        value.withLock { value in
             guard let value, now < value.refreshAt else { return nil }
             return value.token
         }

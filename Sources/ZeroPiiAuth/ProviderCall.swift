@@ -1,5 +1,10 @@
 import Foundation
 
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
+#endif
+
 /// One call of an app's ``AccessTokenProvider``, made safe: the first completion wins,
 /// later ones are ignored, and a provider that never answers times out (unless the
 /// timeout is infinite). A provider's error is logged by domain and code only: its text
@@ -50,24 +55,26 @@ struct ProviderCall {
 }
 
 /// Resumes a continuation exactly once, whoever comes first.
-private final class OnceCompletion: @unchecked Sendable {
-    // Sendable: all state is guarded by `lock`.
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<AccessTokenInfo, Error>?
-    private var finished = false
+private final class OnceCompletion: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<AccessTokenInfo, Error>?
+        var finished = false
+    }
+
+    private let state = Locked(State())
 
     func arm(_ continuation: CheckedContinuation<AccessTokenInfo, Error>) {
-        lock.withLock { self.continuation = continuation }
+        state.withLock { $0.continuation = continuation }
     }
 
     /// Returns `false` when the continuation had already been resumed.
     @discardableResult
     func finish(_ result: Result<AccessTokenInfo, Error>) -> Bool {
-        let pending: CheckedContinuation<AccessTokenInfo, Error>? = lock.withLock {
-            guard !finished else { return nil }
-            finished = true
-            defer { continuation = nil }
-            return continuation
+        let pending: CheckedContinuation<AccessTokenInfo, Error>? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.finished = true
+            defer { state.continuation = nil }
+            return state.continuation
         }
         guard let pending else { return false }
         pending.resume(with: result)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ZeroPiiCrypto
+import ZeroPiiLocking
 import ZeroPiiMockServer
 import ZeroPiiModels
 import ZeroPiiSDK
@@ -167,10 +168,8 @@ private final class FixedTokenProvider: NSObject, AccessTokenProvider, @unchecke
 /// The server side of (a), inside the transport: it opens each request (both keys
 /// derived, as a server must) and seals a response prepared once, timing its own CPU
 /// so the benchmark can subtract it.
-private final class StandInServer: @unchecked Sendable {
-    // Sendable: `spent` is guarded by `lock`; the rest is immutable.
-    private let lock = NSLock()
-    private var spent = 0.0
+private final class StandInServer: Sendable {
+    private let spent = Locked(0.0)
     private let singleAnswer: Data
     private let batchAnswer: Data
 
@@ -188,7 +187,7 @@ private final class StandInServer: @unchecked Sendable {
     }
 
     /// Thread CPU seconds spent answering so far.
-    var cpuSeconds: Double { lock.withLock { spent } }
+    var cpuSeconds: Double { spent.withLock { $0 } }
 
     func answer(_ request: TransportRequest) -> TransportResponse {
         // No suspension point below: the work runs on one thread, so its thread CPU
@@ -196,7 +195,7 @@ private final class StandInServer: @unchecked Sendable {
         let start = BenchmarkClock.threadCPUSeconds()
         defer {
             let used = BenchmarkClock.threadCPUSeconds() - start
-            lock.withLock { spent += used }
+            spent.withLock { $0 += used }
         }
         let isBatch = request.url.path.hasSuffix("/tokenize/batch")
         let accessToken = String(request.header("Authorization")!.dropFirst("Bearer ".count))
@@ -217,24 +216,26 @@ private final class StandInServer: @unchecked Sendable {
 }
 
 /// Counts callbacks and runs a closure once the last one arrived.
-private final class CompletionTally: @unchecked Sendable {
-    // Sendable: all state is guarded by `lock`.
-    private let lock = NSLock()
-    private var remaining: Int
-    private var succeeded = 0
-    private var done: (@Sendable () -> Void)?
+private final class CompletionTally: Sendable {
+    private struct State {
+        var remaining: Int
+        var succeeded = 0
+        var done: (@Sendable () -> Void)?
+    }
 
-    init(expected: Int) { remaining = expected }
+    private let state: Locked<State>
 
-    var successes: Int { lock.withLock { succeeded } }
+    init(expected: Int) { state = Locked(State(remaining: expected)) }
 
-    func whenDone(_ action: @escaping @Sendable () -> Void) { lock.withLock { done = action } }
+    var successes: Int { state.withLock { $0.succeeded } }
+
+    func whenDone(_ action: @escaping @Sendable () -> Void) { state.withLock { $0.done = action } }
 
     func record(success: Bool) {
-        let action: (@Sendable () -> Void)? = lock.withLock {
-            remaining -= 1
-            if success { succeeded += 1 }
-            return remaining == 0 ? done : nil
+        let action: (@Sendable () -> Void)? = state.withLock { state in
+            state.remaining -= 1
+            if success { state.succeeded += 1 }
+            return state.remaining == 0 ? state.done : nil
         }
         action?()
     }

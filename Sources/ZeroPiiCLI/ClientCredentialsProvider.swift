@@ -1,16 +1,19 @@
 import Foundation
+import ZeroPiiLocking
 import ZeroPiiSDK
 
 /// Access tokens from a client-credentials grant. The first one is fetched before the
 /// run starts (``prefetch()``); a later failure (a refresh an hour on) is printed on
 /// standard error once, since the SDK reports it only as "the token provider reported
 /// an error".
-final class ClientCredentialsProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
-    // Sendable: `prefetched` and `reported` are guarded by `lock`; `grant` is immutable.
+final class ClientCredentialsProvider: NSObject, AccessTokenProvider, Sendable {
     private let grant: ClientCredentialsGrant
-    private let lock = NSLock()
-    private var prefetched: AccessTokenInfo?
-    private var reported: Set<String> = []
+    private let state = Locked(State())
+
+    private struct State {
+        var prefetched: AccessTokenInfo?
+        var reported: Set<String> = []
+    }
 
     init(grant: ClientCredentialsGrant) {
         self.grant = grant
@@ -20,13 +23,13 @@ final class ClientCredentialsProvider: NSObject, AccessTokenProvider, @unchecked
     /// - Throws: ``ClientCredentialsGrant/Failure`` with the reason in words.
     func prefetch() async throws {
         let token = try await grant.requestToken()
-        lock.withLock { prefetched = token }
+        state.withLock { $0.prefetched = token }
     }
 
     func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
-        if let token = lock.withLock({ () -> AccessTokenInfo? in
-            defer { prefetched = nil }
-            return prefetched
+        if let token = state.withLock({ state -> AccessTokenInfo? in
+            defer { state.prefetched = nil }
+            return state.prefetched
         }) {
             completion(token, nil)
             return
@@ -36,7 +39,7 @@ final class ClientCredentialsProvider: NSObject, AccessTokenProvider, @unchecked
                 return try await grant.requestToken()
             } catch {
                 let message = "\(error)"
-                if lock.withLock({ reported.insert(message).inserted }) { Console.error("zeropii: \(message)") }
+                if state.withLock({ $0.reported.insert(message).inserted }) { Console.error("zeropii: \(message)") }
                 throw error
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiCrypto
+import ZeroPiiLocking
 import ZeroPiiSDK
 import ZeroPiiTransport
 
@@ -122,17 +123,15 @@ enum DemoCommand {
 }
 
 /// Sends through a URLSession transport and keeps the last exchange for display.
-final class WireRecorder: HTTPTransport, @unchecked Sendable {
-    // Sendable: `recorded` is guarded by `lock`; the transport is thread-safe.
+final class WireRecorder: HTTPTransport {
     private let transport = URLSessionTransport()
-    private let lock = NSLock()
-    private var recorded: (request: TransportRequest, response: TransportResponse)?
+    private let recorded = Locked<(request: TransportRequest, response: TransportResponse)?>(nil)
 
-    var last: (request: TransportRequest, response: TransportResponse)? { lock.withLock { recorded } }
+    var last: (request: TransportRequest, response: TransportResponse)? { recorded.withLock { $0 } }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response = try await transport.send(request)
-        lock.withLock { recorded = (request, response) }
+        recorded.withLock { $0 = (request, response) }
         return response
     }
 }

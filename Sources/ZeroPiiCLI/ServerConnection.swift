@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiLocking
 import ZeroPiiMockServer
 import ZeroPiiSDK
 
@@ -230,17 +231,15 @@ struct ServerConnection {
 
 /// A retry policy that counts the retries it allows, for the run's summary; otherwise
 /// the SDK's default policy.
-final class CountingRetryPolicy: NSObject, RetryPolicy, @unchecked Sendable {
-    // Sendable: `count` is guarded by `lock`; the wrapped policy is immutable.
+final class CountingRetryPolicy: NSObject, RetryPolicy, Sendable {
     private let base = DefaultRetryPolicy()
-    private let lock = NSLock()
-    private var count = 0
+    private let count = Locked(0)
 
-    var retries: Int { lock.withLock { count } }
+    var retries: Int { count.withLock { $0 } }
 
     func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool {
         let retry = base.shouldRetry(attempt: attempt, httpStatusCode: httpStatusCode)
-        if retry { lock.withLock { count += 1 } }
+        if retry { count.withLock { $0 += 1 } }
         return retry
     }
 

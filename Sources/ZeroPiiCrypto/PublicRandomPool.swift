@@ -1,5 +1,10 @@
 import Foundation
 
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +25,8 @@ import Glibc
 /// or the page cannot be mapped, the pool is off and every draw is a system call. Apple
 /// platforms do not use it: `arc4random_buf` already runs in the process.
 final class PublicRandomPool: @unchecked Sendable {
-    // Sendable: the page is read and written only under `lock`.
+    // Sendable: the page is read and written only inside its lock; a raw pointer is not
+    // Sendable, so the compiler cannot see that.
     static let shared = PublicRandomPool()
 
     /// Bytes the pool can hold; draws larger than a quarter of it go to the system.
@@ -29,18 +35,17 @@ final class PublicRandomPool: @unchecked Sendable {
     /// The first word of the page counts the bytes not yet handed out.
     private static let headerByteCount = 64
 
-    private let lock = NSLock()
     /// The page, or nil when it could not be mapped and marked to be wiped on fork.
-    private let page: UnsafeMutableRawPointer?
+    private let page: Locked<UnsafeMutableRawPointer>?
 
     /// A pool with a page of its own (tests make their own; the SDK shares ``shared``).
     init() {
-        page = Self.mapPageWipedOnFork()
+        page = Self.mapPageWipedOnFork().map { Locked($0) }
     }
 
     deinit {
         #if canImport(Glibc)
-        if let page { munmap(page, Self.pageByteCount) }
+        page?.withLock { _ = munmap($0, Self.pageByteCount) }
         #endif
     }
 
@@ -55,7 +60,7 @@ final class PublicRandomPool: @unchecked Sendable {
             SecureRandom.fill(buffer)
             return
         }
-        lock.withLock {
+        page.withLock { page in
             var available = page.load(as: Int.self)
             if available < buffer.count {
                 SecureRandom.fill(UnsafeMutableRawBufferPointer(start: page + Self.headerByteCount, count: Self.capacity))

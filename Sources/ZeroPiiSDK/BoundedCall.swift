@@ -1,5 +1,10 @@
 import Foundation
 
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
+#endif
+
 /// Runs one call's pipeline and ends the call at the first of three events: the
 /// pipeline finishes, the call's time limit passes, or the caller's task is cancelled.
 ///
@@ -70,22 +75,24 @@ enum BoundedCall {
 /// The first result of a call, whoever delivers it. When the time limit or a
 /// cancellation comes first, the pipeline task is cancelled; when the pipeline comes
 /// first, its deadline is removed and nothing is cancelled.
-private final class FirstOutcome<Success: Sendable>: @unchecked Sendable {
-    // Sendable: all state is guarded by `lock`.
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Result<Success, RequestFailure>, Never>?
-    private var result: Result<Success, RequestFailure>?
-    private var pipeline: Task<Void, Never>?
-    /// Whether the pipeline delivered, so its task has nothing left to cancel.
-    private var pipelineFinished = false
-    private var deadline: (registration: CallDeadlines.Registration, deadlines: CallDeadlines)?
+private final class FirstOutcome<Success: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result<Success, RequestFailure>, Never>?
+        var result: Result<Success, RequestFailure>?
+        var pipeline: Task<Void, Never>?
+        /// Whether the pipeline delivered, so its task has nothing left to cancel.
+        var pipelineFinished = false
+        var deadline: (registration: CallDeadlines.Registration, deadlines: CallDeadlines)?
+    }
+
+    private let state = Locked(State())
 
     /// Keeps `continuation` for the result; resumes it at once and returns false when the
     /// call already ended (cancelled before it started).
     func arm(_ continuation: CheckedContinuation<Result<Success, RequestFailure>, Never>) -> Bool {
-        let ready: Result<Success, RequestFailure>? = lock.withLock {
-            if let result { return result }
-            self.continuation = continuation
+        let ready: Result<Success, RequestFailure>? = state.withLock { state in
+            if let result = state.result { return result }
+            state.continuation = continuation
             return nil
         }
         guard let ready else { return true }
@@ -96,9 +103,9 @@ private final class FirstOutcome<Success: Sendable>: @unchecked Sendable {
     /// The pipeline task, to cancel if the call ends another way (at once if it has).
     /// A pipeline that ran to its end on the caller's thread is done before it is tracked.
     func track(_ task: Task<Void, Never>) {
-        let cancel: Bool = lock.withLock {
-            if result != nil { return !pipelineFinished }
-            pipeline = task
+        let cancel: Bool = state.withLock { state in
+            if state.result != nil { return !state.pipelineFinished }
+            state.pipeline = task
             return false
         }
         if cancel { task.cancel() }
@@ -106,9 +113,9 @@ private final class FirstOutcome<Success: Sendable>: @unchecked Sendable {
 
     /// The call's deadline, to remove when the call ends (at once if it has).
     func track(_ registration: CallDeadlines.Registration, in deadlines: CallDeadlines) {
-        let ended: Bool = lock.withLock {
-            if result != nil { return true }
-            deadline = (registration, deadlines)
+        let ended: Bool = state.withLock { state in
+            if state.result != nil { return true }
+            state.deadline = (registration, deadlines)
             return false
         }
         if ended { deadlines.remove(registration) }
@@ -131,16 +138,16 @@ private final class FirstOutcome<Success: Sendable>: @unchecked Sendable {
             (
                 waiting: CheckedContinuation<Result<Success, RequestFailure>, Never>?, running: Task<Void, Never>?,
                 deadline: (registration: CallDeadlines.Registration, deadlines: CallDeadlines)?
-            )? = lock.withLock {
-                if !cancellingPipeline { pipelineFinished = true }
-                guard self.result == nil else { return nil }
-                self.result = result
+            )? = state.withLock { state in
+                if !cancellingPipeline { state.pipelineFinished = true }
+                guard state.result == nil else { return nil }
+                state.result = result
                 defer {
-                    continuation = nil
-                    pipeline = nil
-                    deadline = nil
+                    state.continuation = nil
+                    state.pipeline = nil
+                    state.deadline = nil
                 }
-                return (continuation, pipeline, deadline)
+                return (state.continuation, state.pipeline, state.deadline)
             }
         guard let ended else { return }
         if let deadline = ended.deadline { deadline.deadlines.remove(deadline.registration) }

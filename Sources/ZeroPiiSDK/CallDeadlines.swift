@@ -1,8 +1,12 @@
 import Foundation
 
-// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+// Each of these is a module of its own under Swift Package Manager; CocoaPods compiles
+// every subspec into the one CleverTapZeroPiiSDK module, where they do not exist.
 #if canImport(ZeroPiiAuth)
 import ZeroPiiAuth
+#endif
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
 #endif
 
 /// The time limits of every call of one client, watched by one sleep of the clock.
@@ -18,16 +22,18 @@ import ZeroPiiAuth
 /// Deadlines come from one clock and one limit per client, so a later call's deadline
 /// is never earlier than one already registered; one that is (a clock moved back by
 /// a test, another limit) replaces the timer with one set for it.
-final class CallDeadlines: @unchecked Sendable {
-    // Sendable: the mutable state below is guarded by `lock`; `clock` is immutable.
-    private let lock = NSLock()
+final class CallDeadlines: Sendable {
     private let clock: any TokenClock
-    private var pending: [Int: Deadline] = [:]
-    private var lastID = 0
-    /// The running timer: when it wakes, and which one it is (a replaced timer finds
-    /// its number out of date and stops). Nil when no timer runs.
-    private var timer: (wakeAt: TimeInterval, number: Int, task: Task<Void, Never>)?
-    private var timersStarted = 0
+    private let state = Locked(State())
+
+    private struct State {
+        var pending: [Int: Deadline] = [:]
+        var lastID = 0
+        /// The running timer: when it wakes, and which one it is (a replaced timer finds
+        /// its number out of date and stops). Nil when no timer runs.
+        var timer: (wakeAt: TimeInterval, number: Int, task: Task<Void, Never>)?
+        var timersStarted = 0
+    }
 
     private struct Deadline {
         let time: TimeInterval
@@ -45,33 +51,33 @@ final class CallDeadlines: @unchecked Sendable {
     }
 
     /// How many deadlines are registered and not yet removed or expired.
-    var pendingCount: Int { lock.withLock { pending.count } }
+    var pendingCount: Int { state.withLock { $0.pending.count } }
 
     /// Whether a timer task is running (asleep, or ending the calls that are due).
-    var timerIsRunning: Bool { lock.withLock { timer != nil } }
+    var timerIsRunning: Bool { state.withLock { $0.timer != nil } }
 
     /// The running timer's task (for tests: its value comes when the timer stops, and a
     /// replaced timer's when it has seen that it was).
-    var timerTask: Task<Void, Never>? { lock.withLock { timer?.task } }
+    var timerTask: Task<Void, Never>? { state.withLock { $0.timer?.task } }
 
     /// How many timer tasks were started so far (for tests: calls that come and go while
     /// one is running start none).
-    var timerStartCount: Int { lock.withLock { timersStarted } }
+    var timerStartCount: Int { state.withLock { $0.timersStarted } }
 
     /// Calls `expire` once `seconds` have passed on the clock, unless the registration is
     /// removed first. `expire` runs on the timer's task, outside any lock.
     func register(after seconds: TimeInterval, expire: @escaping @Sendable () -> Void) -> Registration {
         let time = clock.now() + seconds
-        let (registration, replaced): (Registration, Task<Void, Never>?) = lock.withLock {
-            lastID &+= 1
-            pending[lastID] = Deadline(time: time, expire: expire)
+        let (registration, replaced): (Registration, Task<Void, Never>?) = state.withLock { state in
+            state.lastID &+= 1
+            state.pending[state.lastID] = Deadline(time: time, expire: expire)
             var replaced: Task<Void, Never>?
-            if let timer {
-                guard time < timer.wakeAt else { return (Registration(id: lastID), nil) }
+            if let timer = state.timer {
+                guard time < timer.wakeAt else { return (Registration(id: state.lastID), nil) }
                 replaced = timer.task
             }
-            startTimer(wakeAt: time)
-            return (Registration(id: lastID), replaced)
+            startTimer(wakeAt: time, in: &state)
+            return (Registration(id: state.lastID), replaced)
         }
         replaced?.cancel()
         return registration
@@ -80,17 +86,17 @@ final class CallDeadlines: @unchecked Sendable {
     /// Forgets a deadline whose call ended; nothing happens if it expired already. The
     /// timer is left asleep: waking it would cost more than its one later wake-up.
     func remove(_ registration: Registration) {
-        _ = lock.withLock { pending.removeValue(forKey: registration.id) }
+        _ = state.withLock { $0.pending.removeValue(forKey: registration.id) }
     }
 
-    /// Starts a timer for `wakeAt`. Called with `lock` held.
-    private func startTimer(wakeAt: TimeInterval) {
-        timersStarted += 1
-        let number = timersStarted
+    /// Starts a timer for `wakeAt`; `state` is the value inside the lock.
+    private func startTimer(wakeAt: TimeInterval, in state: inout State) {
+        state.timersStarted += 1
+        let number = state.timersStarted
         // Detached: the timer serves every caller, so it takes none of the registering
         // caller's priority, task-local values or actor.
         let task = Task.detached { [self] in await runTimer(number: number, wakeAt: wakeAt) }
-        timer = (wakeAt, number, task)
+        state.timer = (wakeAt, number, task)
     }
 
     private func runTimer(number: Int, wakeAt: TimeInterval) async {
@@ -108,15 +114,15 @@ final class CallDeadlines: @unchecked Sendable {
             // together that took seconds, and made later deadlines fire late). `target`
             // stays the floor, so rounding cannot leave a deadline pending for ever.
             let dueBy = Swift.max(target, clock.now())
-            let (due, next): ([Deadline], TimeInterval?) = lock.withLock {
-                guard timer?.number == number else { return ([], nil) }
-                let dueIDs = pending.filter { $0.value.time <= dueBy }.map(\.key)
-                let due = dueIDs.compactMap { pending.removeValue(forKey: $0) }
-                guard let earliest = pending.values.lazy.map(\.time).min() else {
-                    timer = nil
+            let (due, next): ([Deadline], TimeInterval?) = state.withLock { state in
+                guard state.timer?.number == number else { return ([], nil) }
+                let dueIDs = state.pending.filter { $0.value.time <= dueBy }.map(\.key)
+                let due = dueIDs.compactMap { state.pending.removeValue(forKey: $0) }
+                guard let earliest = state.pending.values.lazy.map(\.time).min() else {
+                    state.timer = nil
                     return (due, nil)
                 }
-                timer?.wakeAt = earliest
+                state.timer?.wakeAt = earliest
                 return (due, earliest)
             }
             due.forEach { $0.expire() }

@@ -5,6 +5,9 @@ import Foundation
 #if canImport(ZeroPiiAuth)
 import ZeroPiiAuth
 #endif
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
+#endif
 #if canImport(ZeroPiiModels)
 import ZeroPiiModels
 #endif
@@ -18,27 +21,38 @@ import ZeroPiiModels
 /// task of its own: no caller's cancellation reaches it. Each caller's wait is bounded
 /// like an uncoalesced call (``BoundedCall``), so its time limit and cancellation end
 /// that wait alone.
-final class TokenizeCoalescer: @unchecked Sendable {
-    // Sendable: the mutable state below is guarded by `lock`.
-    private let lock = NSLock()
+final class TokenizeCoalescer: Sendable {
     private let window: TimeInterval
     private let maximumBatchSize: Int
     private let clock: any TokenClock
     private let deadlines: CallDeadlines
     private let callTimeLimit: TimeInterval?
     private let logger: SDKLogger
+    private let state = Locked(State())
 
-    /// Every value waiting or in flight, and its slot, keyed by the value's UTF-8 bytes:
-    /// Swift's `String` equality treats canonically equivalent strings (`é` precomposed
-    /// and `e` with a combining accent) as equal, but the wire sends them unchanged and
-    /// the server gives them different tokens.
-    private var slots: [[UInt8]: CoalescedSlot] = [:]
-    /// The values of the batch being gathered, in arrival order.
-    private var gathering: [CoalescedSlot] = []
-    /// Counts gathered batches, so a window timer closes only the batch it opened.
-    private var generation = 0
-    private var windowTimer: Task<Void, Never>?
-    private var joins = 0
+    private struct State {
+        /// Every value waiting or in flight, and its slot, keyed by the value's UTF-8 bytes:
+        /// Swift's `String` equality treats canonically equivalent strings (`é` precomposed
+        /// and `e` with a combining accent) as equal, but the wire sends them unchanged and
+        /// the server gives them different tokens.
+        var slots: [[UInt8]: CoalescedSlot] = [:]
+        /// The values of the batch being gathered, in arrival order.
+        var gathering: [CoalescedSlot] = []
+        /// Counts gathered batches, so a window timer closes only the batch it opened.
+        var generation = 0
+        var windowTimer: Task<Void, Never>?
+        var joins = 0
+
+        /// Ends the batch being gathered and returns it.
+        mutating func takeGathering() -> [CoalescedSlot] {
+            let batch = gathering
+            gathering = []
+            generation += 1
+            windowTimer?.cancel()
+            windowTimer = nil
+            return batch
+        }
+    }
 
     /// - Parameters:
     ///   - options: the window and batch size.
@@ -60,14 +74,14 @@ final class TokenizeCoalescer: @unchecked Sendable {
 
     /// How many distinct values are gathering for the next request (for tests that
     /// close the window by hand once everyone has joined).
-    var gatheringCount: Int { lock.withLock { gathering.count } }
+    var gatheringCount: Int { state.withLock { $0.gathering.count } }
 
     /// How many distinct values are waiting or in flight.
-    var slotCount: Int { lock.withLock { slots.count } }
+    var slotCount: Int { state.withLock { $0.slots.count } }
 
     /// How many callers have joined a slot so far, duplicates included (for tests that
     /// wait until every caller is in before they close the window).
-    var joinCount: Int { lock.withLock { joins } }
+    var joinCount: Int { state.withLock { $0.joins } }
 
     /// The result `client` would have given for `value` alone, from a shared request.
     func tokenize(_ value: String, through client: TokenizationClient) async -> TokenizeResult {
@@ -83,26 +97,27 @@ final class TokenizeCoalescer: @unchecked Sendable {
     /// The slot for `value`: the one already waiting or in flight, or a new one in the
     /// batch being gathered. Sends the batch at once when this value fills it.
     private func join(_ value: String, through client: TokenizationClient) -> CoalescedSlot {
-        let (slot, full): (CoalescedSlot, [CoalescedSlot]?) = lock.withLock {
-            joins += 1
+        let (slot, full): (CoalescedSlot, [CoalescedSlot]?) = state.withLock { state in
+            state.joins += 1
             let key = Array(value.utf8)
-            if let existing = slots[key] { return (existing, nil) }
+            if let existing = state.slots[key] { return (existing, nil) }
             let slot = CoalescedSlot(value: value)
-            slots[key] = slot
-            gathering.append(slot)
-            if gathering.count >= maximumBatchSize { return (slot, takeGathering()) }
-            if gathering.count == 1 { openWindow(through: client) }
+            state.slots[key] = slot
+            state.gathering.append(slot)
+            if state.gathering.count >= maximumBatchSize { return (slot, state.takeGathering()) }
+            if state.gathering.count == 1 { openWindow(through: client, in: &state) }
             return (slot, nil)
         }
         if let full { start(full, through: client) }
         return slot
     }
 
-    /// Starts the timer that sends the batch just opened. Called with `lock` held.
-    private func openWindow(through client: TokenizationClient) {
-        let opened = generation
+    /// Starts the timer that sends the batch just opened; `state` is the value inside the
+    /// lock.
+    private func openWindow(through client: TokenizationClient, in state: inout State) {
+        let opened = state.generation
         let window = window
-        windowTimer = Task { [clock] in
+        state.windowTimer = Task { [clock] in
             do {
                 try await clock.sleep(seconds: window)
             } catch {
@@ -113,21 +128,11 @@ final class TokenizeCoalescer: @unchecked Sendable {
     }
 
     private func closeWindow(_ opened: Int, through client: TokenizationClient) {
-        let batch: [CoalescedSlot]? = lock.withLock {
-            guard opened == generation, !gathering.isEmpty else { return nil }
-            return takeGathering()
+        let batch: [CoalescedSlot]? = state.withLock { state in
+            guard opened == state.generation, !state.gathering.isEmpty else { return nil }
+            return state.takeGathering()
         }
         if let batch { start(batch, through: client) }
-    }
-
-    /// Ends the batch being gathered and returns it. Called with `lock` held.
-    private func takeGathering() -> [CoalescedSlot] {
-        let batch = gathering
-        gathering = []
-        generation += 1
-        windowTimer?.cancel()
-        windowTimer = nil
-        return batch
     }
 
     private func start(_ batch: [CoalescedSlot], through client: TokenizationClient) {
@@ -175,9 +180,9 @@ final class TokenizeCoalescer: @unchecked Sendable {
 
     /// Answers `slot`'s callers; a later caller of the same value starts a new slot.
     private func finish(_ slot: CoalescedSlot, with result: TokenizeResult) {
-        lock.withLock {
+        state.withLock { state in
             let key = Array(slot.value.utf8)
-            if slots[key] === slot { slots[key] = nil }
+            if state.slots[key] === slot { state.slots[key] = nil }
         }
         slot.deliver(result)
     }

@@ -1,8 +1,12 @@
 import Foundation
 
-// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+// Each of these is a module of its own under Swift Package Manager; CocoaPods compiles
+// every subspec into the one CleverTapZeroPiiSDK module, where they do not exist.
 #if canImport(ZeroPiiAuth)
 import ZeroPiiAuth
+#endif
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
 #endif
 
 /// A `TokenClock` that only moves when the test says so: token expiry, the provider
@@ -14,25 +18,34 @@ import ZeroPiiAuth
 /// configuration.tokenClock = clock
 /// clock.advance(by: 3600)   // an hour later, instantly
 /// ```
-public final class ManualTokenClock: TokenClock, @unchecked Sendable {
-    // Sendable: all state is guarded by `lock`.
-    private let lock = NSLock()
-    private var current: TimeInterval
-    private var sleepers: [(id: UUID, deadline: TimeInterval, continuation: CheckedContinuation<Void, Error>)] = [] {
-        didSet { sleeperCounts.change { $0 = sleepers.count } }
-    }
+public final class ManualTokenClock: TokenClock {
+    private let state: Locked<State>
     /// The count of sleepers, for ``waitForSleepers(_:atMost:)`` to wait on.
-    private let sleeperCounts = Watched(0)
+    private let sleeperCounts: Watched<Int>
+
+    private struct State {
+        var current: TimeInterval
+        var sleepers: [(id: UUID, deadline: TimeInterval, continuation: CheckedContinuation<Void, Error>)] = [] {
+            didSet { sleeperCounts.change { $0 = sleepers.count } }
+        }
+        /// The clock's `sleeperCounts`, told of every change to the list inside the clock's
+        /// lock, so the count never disagrees with the list. Its waiters are those of
+        /// `waitForSleepers`, whose condition only compares the count, and waking them only
+        /// schedules their tasks.
+        let sleeperCounts: Watched<Int>
+    }
 
     /// A clock reading `start` seconds.
     public init(start: TimeInterval = 1_000) {
-        current = start
+        let sleeperCounts = Watched(0)
+        self.sleeperCounts = sleeperCounts
+        state = Locked(State(current: start, sleeperCounts: sleeperCounts))
     }
 
-    public func now() -> TimeInterval { lock.withLock { current } }
+    public func now() -> TimeInterval { state.withLock { $0.current } }
 
     /// How many sleeps are waiting for the clock to move.
-    public var sleeperCount: Int { lock.withLock { sleepers.count } }
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// Returns true once exactly `count` sleeps wait for the clock to move (at once if
     /// they do), or false if `seconds` of real time pass first or the waiting task is
@@ -45,10 +58,11 @@ public final class ManualTokenClock: TokenClock, @unchecked Sendable {
 
     /// Moves the clock forward and wakes every sleep whose deadline has passed.
     public func advance(by seconds: TimeInterval) {
-        let due: [CheckedContinuation<Void, Error>] = lock.withLock {
-            current += seconds
-            let ready = sleepers.filter { $0.deadline <= current }
-            sleepers.removeAll { $0.deadline <= current }
+        let due: [CheckedContinuation<Void, Error>] = state.withLock { state in
+            state.current += seconds
+            let current = state.current
+            let ready = state.sleepers.filter { $0.deadline <= current }
+            state.sleepers.removeAll { $0.deadline <= current }
             return ready.map(\.continuation)
         }
         due.forEach { $0.resume() }
@@ -58,22 +72,22 @@ public final class ManualTokenClock: TokenClock, @unchecked Sendable {
         let id = UUID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-                let outcome: Result<Void, Error>? = lock.withLock {
+                let outcome: Result<Void, Error>? = state.withLock { state in
                     // A cancellation that came before this point has set the task's flag
                     // already (its handler found nothing to cancel); a later one finds the
                     // sleeper registered.
                     if Task.isCancelled { return .failure(CancellationError()) }
-                    let deadline = current + seconds
-                    if !(deadline > current) { return .success(()) }
-                    sleepers.append((id, deadline, continuation))
+                    let deadline = state.current + seconds
+                    if !(deadline > state.current) { return .success(()) }
+                    state.sleepers.append((id, deadline, continuation))
                     return nil
                 }
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
-            let cancelled = lock.withLock { () -> CheckedContinuation<Void, Error>? in
-                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return sleepers.remove(at: index).continuation
+            let cancelled = state.withLock { state -> CheckedContinuation<Void, Error>? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index).continuation
             }
             cancelled?.resume(throwing: CancellationError())
         }

@@ -1,26 +1,33 @@
 import Foundation
 
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
+#endif
+
 /// A value that tests change under a lock and wait on: every change resumes the tasks
 /// waiting for a condition it made true, so a wait takes no thread and no polling.
 /// (``ManualTokenClock`` keeps its count of sleepers in one.)
-package final class Watched<Value: Sendable>: @unchecked Sendable {
-    // Sendable: all state is guarded by `lock`.
-    private let lock = NSLock()
-    private var current: Value
-    private var waiters: [(id: UUID, condition: @Sendable (Value) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
+package final class Watched<Value: Sendable>: Sendable {
+    private struct State {
+        var current: Value
+        var waiters: [(id: UUID, condition: @Sendable (Value) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
+    }
 
-    package init(_ value: Value) { current = value }
+    private let state: Locked<State>
 
-    package var value: Value { lock.withLock { current } }
+    package init(_ value: Value) { state = Locked(State(current: value)) }
+
+    package var value: Value { state.withLock { $0.current } }
 
     /// Changes the value and wakes the waiters it satisfies; returns what `body` returns.
     @discardableResult
     package func change<Returned>(_ body: (inout Value) -> Returned) -> Returned {
-        let (returned, satisfied): (Returned, [CheckedContinuation<Bool, Never>]) = lock.withLock {
-            let returned = body(&current)
-            let value = current
-            let satisfied = waiters.filter { $0.condition(value) }.map(\.continuation)
-            waiters.removeAll { $0.condition(value) }
+        let (returned, satisfied): (Returned, [CheckedContinuation<Bool, Never>]) = state.withLock { state in
+            let returned = body(&state.current)
+            let value = state.current
+            let satisfied = state.waiters.filter { $0.condition(value) }.map(\.continuation)
+            state.waiters.removeAll { $0.condition(value) }
             return (returned, satisfied)
         }
         satisfied.forEach { $0.resume(returning: true) }
@@ -34,9 +41,9 @@ package final class Watched<Value: Sendable>: @unchecked Sendable {
         let id = UUID()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let holds: Bool = lock.withLock {
-                    if condition(current) { return true }
-                    waiters.append((id, condition, continuation))
+                let holds: Bool = state.withLock { state in
+                    if condition(state.current) { return true }
+                    state.waiters.append((id, condition, continuation))
                     return false
                 }
                 guard !holds else { return continuation.resume(returning: true) }
@@ -51,9 +58,9 @@ package final class Watched<Value: Sendable>: @unchecked Sendable {
 
     /// Resumes the waiter `id` with false, unless it was resumed already.
     private func endWait(_ id: UUID) {
-        let waiter: CheckedContinuation<Bool, Never>? = lock.withLock {
-            guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return waiters.remove(at: index).continuation
+        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index).continuation
         }
         waiter?.resume(returning: false)
     }

@@ -1,5 +1,10 @@
 import Foundation
 
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
+#endif
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -126,10 +131,14 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 /// The data task of one request, shared with the cancellation handler, which may run
 /// before the task exists, while it runs, or after it finished.
 private final class PendingTask: @unchecked Sendable {
-    // Sendable: all state is guarded by `lock`.
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var cancelledBy: Cancellation?
+    // Sendable: the data task is reached only inside `state`'s lock; `URLSessionDataTask`
+    // is not Sendable on every platform, so the compiler cannot see that.
+    private struct State {
+        var task: URLSessionDataTask?
+        var cancelledBy: Cancellation?
+    }
+
+    private let state = Locked(State())
 
     /// Who cancelled the request, when this transport did.
     enum Cancellation {
@@ -139,13 +148,13 @@ private final class PendingTask: @unchecked Sendable {
 
     /// Why this transport cancelled the request; nil when it did not (so a cancellation
     /// came from the session itself).
-    var cancellation: Cancellation? { lock.withLock { cancelledBy } }
+    var cancellation: Cancellation? { state.withLock { $0.cancelledBy } }
 
     func start(_ task: URLSessionDataTask) {
-        lock.lock()
-        self.task = task
-        let cancelled = cancelledBy != nil
-        lock.unlock()
+        let cancelled: Bool = state.withLock { state in
+            state.task = task
+            return state.cancelledBy != nil
+        }
         if cancelled {
             task.cancel()
         }
@@ -153,12 +162,12 @@ private final class PendingTask: @unchecked Sendable {
     }
 
     func cancel(timedOut: Bool) {
-        lock.lock()
-        if cancelledBy == nil {
-            cancelledBy = timedOut ? .timedOut : .byCaller
+        let task: URLSessionDataTask? = state.withLock { state in
+            if state.cancelledBy == nil {
+                state.cancelledBy = timedOut ? .timedOut : .byCaller
+            }
+            return state.task
         }
-        let task = self.task
-        lock.unlock()
         task?.cancel()
     }
 }

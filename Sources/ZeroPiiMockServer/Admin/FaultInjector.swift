@@ -1,11 +1,10 @@
 import Foundation
+import ZeroPiiLocking
 
 /// Misbehaviour on demand, for testing clients against a bad day. Faults apply to the
 /// tokenize endpoints only, in the order they were queued; counted faults are used up
 /// one request at a time.
-public final class FaultInjector: @unchecked Sendable {
-    // Sendable: all state is guarded by `lock`.
-
+public final class FaultInjector: Sendable {
     /// One kind of misbehaviour.
     public enum Fault: Sendable, Equatable {
         /// Answer with this status (and an error body), optionally with `Retry-After`.
@@ -19,33 +18,36 @@ public final class FaultInjector: @unchecked Sendable {
         case downgrade
     }
 
-    private let lock = NSLock()
-    private var queue: [Fault] = []
-    private var latency: TimeInterval = 0
+    private struct State {
+        var queue: [Fault] = []
+        var latency: TimeInterval = 0
+    }
+
+    private let state = Locked(State())
 
     /// An injector with no faults queued and no latency.
     public init() {}
 
     /// Queues `fault` for the next `count` tokenize requests.
     public func inject(_ fault: Fault, count: Int = 1) {
-        lock.withLock { queue.append(contentsOf: Array(repeating: fault, count: max(0, count))) }
+        state.withLock { $0.queue.append(contentsOf: Array(repeating: fault, count: max(0, count))) }
     }
 
     /// Delays every tokenize response by `seconds` (0 turns it off).
     public func setLatency(_ seconds: TimeInterval) {
-        lock.withLock { latency = max(0, seconds) }
+        state.withLock { $0.latency = max(0, seconds) }
     }
 
     /// Clears every queued fault and the latency.
     public func reset() {
-        lock.withLock {
-            queue.removeAll()
-            latency = 0
+        state.withLock { state in
+            state.queue.removeAll()
+            state.latency = 0
         }
     }
 
     /// The fault for the request being handled now, if any, and the latency to add.
     func next() -> (fault: Fault?, latency: TimeInterval) {
-        lock.withLock { (queue.isEmpty ? nil : queue.removeFirst(), latency) }
+        state.withLock { state in (state.queue.isEmpty ? nil : state.queue.removeFirst(), state.latency) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiLocking
 import ZeroPiiModels
 import ZeroPiiWire
 
@@ -17,8 +18,7 @@ import Darwin
 /// request, between requests, for it to take a response) has a deadline. Malformed or
 /// oversized requests get 400, 411, 413, 431, 501, 503 or 505 and a closed connection;
 /// they never crash the server, and no error of `accept` stops it.
-public final class HTTPServer: @unchecked Sendable {
-    // Sendable: mutable state is guarded by `lock`; the rest is immutable.
+public final class HTTPServer: Sendable {
     /// Turns one request into a response (called on the connection's thread).
     public typealias Handler = @Sendable (ServerRequest) -> ServerAction
 
@@ -43,9 +43,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// Timeouts, accept errors and the memory budget.
     public let statistics: HTTPServerStatistics
 
-    private let lock = NSLock()
-    private var connections: Set<Int32> = []
-    private var running = true
+    private struct State {
+        var connections: Set<Int32> = []
+        var running = true
+    }
+
+    private let state = Locked(State())
     private let acceptThreadDone = DispatchSemaphore(value: 0)
 
     /// Binds and starts serving at once.
@@ -89,10 +92,10 @@ public final class HTTPServer: @unchecked Sendable {
         // closed here while another thread could still use its number: connections are
         // shut down under the lock (their threads close them), and the listener is shut
         // down first and closed only after the accept loop has ended.
-        let wasRunning: Bool = lock.withLock {
-            guard running else { return false }
-            running = false
-            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+        let wasRunning: Bool = state.withLock { state in
+            guard state.running else { return false }
+            state.running = false
+            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
             return true
         }
         guard wasRunning else { return }
@@ -111,7 +114,7 @@ public final class HTTPServer: @unchecked Sendable {
             // (shutting down a listening socket does not wake `accept` on Darwin).
             var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 200)
-            if !lock.withLock({ running }) { return }
+            if !state.withLock({ $0.running }) { return }
             if ready <= 0 { continue }
             let connection: Int32
             let address: String
@@ -121,7 +124,7 @@ public final class HTTPServer: @unchecked Sendable {
                 backOff = 0
             case .failure(let code):
                 if code == EINTR || code == EAGAIN || code == EWOULDBLOCK { continue }
-                if !lock.withLock({ running }) { return }
+                if !state.withLock({ $0.running }) { return }
                 // Every other error (ECONNABORTED, EPROTO, ENOBUFS, ENOMEM, EMFILE, ENFILE,
                 // ...) is a passing condition of the system or of one client: count it,
                 // back off briefly (5 ms, doubling to 0.5 s while it lasts) and go on.
@@ -131,9 +134,9 @@ public final class HTTPServer: @unchecked Sendable {
                 continue
             }
             SocketIO.configure(connection: connection)
-            let admitted: Bool = lock.withLock {
-                guard running, connections.count < limits.maximumConnections else { return false }
-                connections.insert(connection)
+            let admitted: Bool = state.withLock { state in
+                guard state.running, state.connections.count < limits.maximumConnections else { return false }
+                state.connections.insert(connection)
                 return true
             }
             guard admitted else {
@@ -147,7 +150,7 @@ public final class HTTPServer: @unchecked Sendable {
             let thread = Thread { [self] in
                 let cpuAtStart = Self.threadCPUSeconds()
                 serve(connection, address: address)
-                lock.withLock { _ = connections.remove(connection) }
+                state.withLock { _ = $0.connections.remove(connection) }
                 close(connection)
                 statistics.recordClosedConnection(cpuSeconds: Self.threadCPUSeconds() - cpuAtStart)
             }
@@ -203,7 +206,7 @@ public final class HTTPServer: @unchecked Sendable {
                     }
                 }
             }
-            guard var request, lock.withLock({ running }) else { return }
+            guard var request, state.withLock({ $0.running }) else { return }
             request.remoteAddress = address
             let keepAlive = parser.keepsAlive
             switch handler(request) {

@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiCrypto
+import ZeroPiiLocking
 
 /// Issues and verifies the mock server's opaque bearer tokens (Docs/Protocol.md, section 8).
 ///
@@ -7,12 +8,10 @@ import ZeroPiiCrypto
 /// Base64URL(the first 16 bytes of an HMAC-SHA256 over that part), so the server can
 /// verify it without storing it. "Expire all tokens now" moves a cut-off: tokens issued
 /// before it stop working.
-final class AccessTokenIssuer: @unchecked Sendable {
-    // Sendable: `revokedBefore` is guarded by `lock`; the rest is immutable.
+final class AccessTokenIssuer: Sendable {
     private let signer: HMAC<SHA256>
     private let lifetime: TimeInterval
-    private let lock = NSLock()
-    private var revokedBefore: UInt64 = 0
+    private let revokedBefore = Locked<UInt64>(0)
     private let now: @Sendable () -> Date
 
     init(lifetime: TimeInterval, now: @escaping @Sendable () -> Date) {
@@ -44,13 +43,13 @@ final class AccessTokenIssuer: @unchecked Sendable {
         let issued = payload[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let expiry = payload[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let current = UInt64(now().timeIntervalSince1970 * 1000)
-        return current < expiry && issued >= lock.withLock { revokedBefore }
+        return current < expiry && issued >= revokedBefore.withLock { $0 }
     }
 
     /// Invalidates every token issued until now.
     func revokeAll() {
         let current = UInt64(now().timeIntervalSince1970 * 1000) + 1
-        lock.withLock { revokedBefore = current }
+        revokedBefore.withLock { $0 = current }
     }
 
     private func mac(_ payload: [UInt8]) -> [UInt8] {

@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiCrypto
+import ZeroPiiLocking
 
 /// Checks client credentials for `POST oauth/token`, and slows down guessing.
 ///
@@ -12,8 +13,7 @@ import ZeroPiiCrypto
 /// ``MockServerConfiguration/failedAuthenticationLimit`` failures within
 /// ``MockServerConfiguration/failedAuthenticationWindow`` seconds, that id or address
 /// gets 429 with `Retry-After` until the window has passed, even with the right secret.
-final class ClientAuthenticator: @unchecked Sendable {
-    // Sendable: `failures` is guarded by `lock`; the rest is immutable.
+final class ClientAuthenticator: Sendable {
     enum Outcome: Equatable {
         case granted
         case denied
@@ -27,9 +27,9 @@ final class ClientAuthenticator: @unchecked Sendable {
     private let limit: Int
     private let window: TimeInterval
     private let now: @Sendable () -> Date
-    private let lock = NSLock()
     /// Failures by key (`id:` + client id, `address:` + address) since the window began.
-    private var failures: [String: (count: Int, windowStart: Date)] = [:]
+    private typealias FailureTable = [String: (count: Int, windowStart: Date)]
+    private let failures = Locked<FailureTable>([:])
     private static let maximumTrackedKeys = 10_000
 
     init(clients: [String: String], limit: Int, window: TimeInterval, now: @escaping @Sendable () -> Date) {
@@ -57,43 +57,44 @@ final class ClientAuthenticator: @unchecked Sendable {
     func authenticate(clientID id: String, secret: String, address: String) -> Outcome {
         let current = now()
         let keys = ["id:" + id, "address:" + address]
-        if let retryAfter = lock.withLock({ keys.compactMap { retryAfter(for: $0, at: current) }.max() }) {
+        if let retryAfter = failures.withLock({ table in keys.compactMap { retryAfter(for: $0, at: current, in: &table) }.max() }) {
             return .limited(retryAfterSeconds: retryAfter)
         }
         let (presented, expected) = comparisonInputs(clientID: id, secret: secret)
         if ConstantTime.equals(presented, expected) && self.expected[id] != nil { return .granted }
-        lock.withLock {
+        failures.withLock { table in
             // Unknown ids are not tracked one by one (they would let anyone fill the
             // table); their failures count against the address.
             for key in keys where key.hasPrefix("address:") || self.expected[id] != nil {
-                recordFailure(for: key, at: current)
+                recordFailure(for: key, at: current, in: &table)
             }
         }
         return .denied
     }
 
-    /// Seconds until `key` may try again, or nil when it may now. Called under `lock`.
-    private func retryAfter(for key: String, at current: Date) -> Int? {
-        guard let entry = failures[key] else { return nil }
+    /// Seconds until `key` may try again, or nil when it may now. `table` is the value of
+    /// ``failures``, inside its lock.
+    private func retryAfter(for key: String, at current: Date, in table: inout FailureTable) -> Int? {
+        guard let entry = table[key] else { return nil }
         let remaining = entry.windowStart.addingTimeInterval(window).timeIntervalSince(current)
         guard remaining > 0 else {
-            failures[key] = nil
+            table[key] = nil
             return nil
         }
         return entry.count >= limit ? Int(remaining.rounded(.up)) : nil
     }
 
-    /// Called under `lock`.
-    private func recordFailure(for key: String, at current: Date) {
-        if var entry = failures[key], current.timeIntervalSince(entry.windowStart) < window {
+    /// `table` is the value of ``failures``, inside its lock.
+    private func recordFailure(for key: String, at current: Date, in table: inout FailureTable) {
+        if var entry = table[key], current.timeIntervalSince(entry.windowStart) < window {
             entry.count += 1
-            failures[key] = entry
+            table[key] = entry
             return
         }
-        if failures.count >= Self.maximumTrackedKeys {
-            failures = failures.filter { current.timeIntervalSince($0.value.windowStart) < window }
-            guard failures.count < Self.maximumTrackedKeys else { return }
+        if table.count >= Self.maximumTrackedKeys {
+            table = table.filter { current.timeIntervalSince($0.value.windowStart) < window }
+            guard table.count < Self.maximumTrackedKeys else { return }
         }
-        failures[key] = (1, current)
+        table[key] = (1, current)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiCrypto
+import ZeroPiiLocking
 
 /// The mock server's vault: deterministic, unique, format-preserving tokens, and a
 /// memory of which values it has seen (for `exists` and `newlyCreated`).
@@ -13,8 +14,8 @@ import ZeroPiiCrypto
 /// insert happens under one lock, so when many requests bring the same new value at
 /// once, exactly one of them sees `newlyCreated`.
 public final class TokenVault: @unchecked Sendable {
-    // Sendable: `index`, `file` and `closed` are guarded by `lock`; the cipher and keys
-    // are immutable.
+    // Sendable: the index and the file, which are not Sendable, are reached only inside
+    // `state`'s lock; the cipher and keys are immutable.
     /// The outcome for one value: its token and whether the vault had seen it.
     public struct Entry: Sendable {
         /// The format-preserving token.
@@ -29,10 +30,7 @@ public final class TokenVault: @unchecked Sendable {
     /// The token function this vault's tokens come from.
     package let format: VaultFormat
     private let fingerprintKey: HMAC<SHA256>
-    private let lock = NSLock()
-    private let index: any FingerprintIndex
-    private var file: VaultFile?
-    private var closed = false
+    private let state: Locked<State>
     /// Bytes of a torn last record dropped when the file was opened.
     public let droppedBytes: Int
     /// The permission bits the data file had when other users could read or change it;
@@ -85,32 +83,23 @@ public final class TokenVault: @unchecked Sendable {
         cipher = try format.cipher(vaultKey: master)
         fingerprintKey = HMAC<SHA256>(
             key: try HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("zeropii-mock fingerprints".utf8), outputByteCount: 32))
-        self.index = index
-        self.file = file
+        state = Locked(State(index: index, file: file))
         droppedBytes = file?.droppedBytes ?? 0
         tightenedFromMode = file?.tightenedFromMode
         indexRecovery = recovery
     }
 
-    deinit { closeFiles() }
+    deinit { state.withLock { $0.closeFiles() } }
 
     /// Closes the data file and its index, so that another vault may open them.
     /// Tokenizing fails from then on (for a vault in memory: tokenizing a value it has
     /// not seen); ``token(for:)`` still answers.
     public func close() {
-        lock.withLock { closeFiles() }
-    }
-
-    /// The index's work is kept (a checkpoint) before the file's lock is let go, since
-    /// the lock covers both files.
-    private func closeFiles() {
-        if let diskIndex = index as? VaultIndex, let file { diskIndex.close(covering: file.position) }
-        closed = true
-        file = nil
+        state.withLock { $0.closeFiles() }
     }
 
     /// How many distinct values the vault holds.
-    public var count: Int { lock.withLock { index.count } }
+    public var count: Int { state.withLock { $0.index.count } }
 
     /// The token of a value, without recording it.
     public func token(for value: String) -> String {
@@ -137,27 +126,27 @@ public final class TokenVault: @unchecked Sendable {
     /// most of the cost of tokenizing.
     func record(_ values: [String], crashingAfterLogWrite: Bool = false) throws -> [Bool] {
         let fingerprints = values.map(fingerprint)
-        return try lock.withLock {
+        return try state.withLock { state in
             var created: [Fingerprint] = []
             var createdInThisCall = Set<Fingerprint>()
             var flags: [Bool] = []
             for fingerprint in fingerprints {
-                let isNew = try !index.contains(fingerprint) && createdInThisCall.insert(fingerprint).inserted
+                let isNew = try !state.index.contains(fingerprint) && createdInThisCall.insert(fingerprint).inserted
                 if isNew { created.append(fingerprint) }
                 flags.append(isNew)
             }
             if !created.isEmpty {
-                if closed { throw VaultError.cannotWrite }
+                if state.closed { throw VaultError.cannotWrite }
                 // Growing the index comes first: it then covers exactly the log as it is.
-                try index.reserveCapacity(adding: created.count, loggedUpTo: file?.position ?? .empty)
-                try file?.append(created)
+                try state.index.reserveCapacity(adding: created.count, loggedUpTo: state.file?.position ?? .empty)
+                try state.file?.append(created)
                 if crashingAfterLogWrite {
-                    (index as? VaultIndex)?.abandon()
-                    closed = true
-                    file = nil
+                    (state.index as? VaultIndex)?.abandon()
+                    state.closed = true
+                    state.file = nil
                     throw VaultError.cannotWrite
                 }
-                for fingerprint in created { try index.insert(fingerprint) }
+                for fingerprint in created { try state.index.insert(fingerprint) }
             }
             return flags
         }
@@ -166,8 +155,22 @@ public final class TokenVault: @unchecked Sendable {
     /// The index's page figures, for tests: pages held in memory, the most it may hold,
     /// and pages in the table. Nil for a vault in memory.
     var indexFigures: (heldPages: Int, pageLimit: Int, tablePages: Int)? {
-        lock.withLock {
-            (index as? VaultIndex).map { ($0.heldPageCount, $0.cachedPageLimit, $0.tablePageCount) }
+        state.withLock { state in
+            (state.index as? VaultIndex).map { ($0.heldPageCount, $0.cachedPageLimit, $0.tablePageCount) }
+        }
+    }
+
+    private struct State {
+        let index: any FingerprintIndex
+        var file: VaultFile?
+        var closed = false
+
+        /// The index's work is kept (a checkpoint) before the file's lock is let go, since
+        /// the lock covers both files.
+        mutating func closeFiles() {
+            if let diskIndex = index as? VaultIndex, let file { diskIndex.close(covering: file.position) }
+            closed = true
+            file = nil
         }
     }
 
