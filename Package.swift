@@ -82,7 +82,8 @@ let package = Package(
         .testTarget(
             name: "ZeroPiiMockServerTests",
             dependencies: [
-                "ZeroPiiMockServer", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiTestSupport", "ZeroPiiTestHelpers",
+                "ZeroPiiMockServer", "ZeroPiiWire", "ZeroPiiCrypto", "ZeroPiiModels", "ZeroPiiLocking", "ZeroPiiTestSupport",
+                "ZeroPiiTestHelpers",
             ],
             swiftSettings: strictConcurrency
         ),

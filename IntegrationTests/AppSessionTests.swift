@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZeroPiiMockServer
 import ZeroPiiSDK
+import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
 #if canImport(FoundationNetworking)
@@ -51,9 +52,8 @@ struct AppSessionTests {
                 tokenProvider: ServerTokenProvider(server: server), apiUrl: server.baseURL.absoluteString, logLevel: .debug,
                 retryPolicy: DefaultRetryPolicy(), configuration: replacement
             )
-            let giveUp = Date().addingTimeInterval(10)
-            while firstTransport != nil && Date() < giveUp { await Task.yield() }
-            #expect(firstTransport == nil)  // the first transport is gone: its deinit ran
+            // The first transport goes once its last request has let go of it: its deinit ran.
+            #expect(await waitUntil(atMost: 10) { firstTransport == nil })
 
             // The app's next request on its session works (an invalidated session would
             // stop the process with "Task created in a session that has been invalidated").

@@ -1,5 +1,4 @@
 import Foundation
-import ZeroPiiLocking
 import ZeroPiiMockServer
 import ZeroPiiSDK
 
@@ -226,42 +225,5 @@ struct ServerConnection {
     static func droppedTailNote(path: String, bytes: Int) -> String {
         "zeropii: note: the vault \(path) ended in \(bytes) \(bytes == 1 ? "byte" : "bytes") of an unfinished write, "
             + "never answered (a crash or a full disk); they were dropped"
-    }
-}
-
-/// A retry policy that counts the retries it allows, for the run's summary; otherwise
-/// the SDK's default policy.
-final class CountingRetryPolicy: NSObject, RetryPolicy, Sendable {
-    private let base = DefaultRetryPolicy()
-    private let count = Locked(0)
-
-    var retries: Int { count.withLock { $0 } }
-
-    func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool {
-        let retry = base.shouldRetry(attempt: attempt, httpStatusCode: httpStatusCode)
-        if retry { count.withLock { $0 += 1 } }
-        return retry
-    }
-
-    func retryDelayMs(attempt: Int) -> Int {
-        base.retryDelayMs(attempt: attempt)
-    }
-}
-
-/// Always the token given on the command line.
-final class FixedTokenProvider: NSObject, AccessTokenProvider {
-    private let token: String
-    init(token: String) { self.token = token }
-    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
-        completion(AccessTokenInfo(token: token, expiresInSeconds: 3600), nil)
-    }
-}
-
-/// Tokens straight from the embedded server.
-final class EmbeddedServerTokenProvider: NSObject, AccessTokenProvider {
-    private let server: MockTokenizationServer
-    init(server: MockTokenizationServer) { self.server = server }
-    func fetchToken(completion: @escaping @Sendable (AccessTokenInfo?, Error?) -> Void) {
-        completion(AccessTokenInfo(token: server.issueAccessToken(), expiresInSeconds: 3600), nil)
     }
 }

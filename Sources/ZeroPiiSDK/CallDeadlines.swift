@@ -24,9 +24,11 @@ import ZeroPiiLocking
 /// a test, another limit) replaces the timer with one set for it.
 final class CallDeadlines: Sendable {
     private let clock: any TokenClock
-    private let state = Locked(State())
+    /// Internal rather than private so that tests can look at the timer (their extension
+    /// of this type reads it).
+    let state = Locked(State())
 
-    private struct State {
+    struct State {
         var pending: [Int: Deadline] = [:]
         var lastID = 0
         /// The running timer: when it wakes, and which one it is (a replaced timer finds
@@ -35,7 +37,7 @@ final class CallDeadlines: Sendable {
         var timersStarted = 0
     }
 
-    private struct Deadline {
+    struct Deadline {
         let time: TimeInterval
         let expire: @Sendable () -> Void
     }
@@ -55,14 +57,6 @@ final class CallDeadlines: Sendable {
 
     /// Whether a timer task is running (asleep, or ending the calls that are due).
     var timerIsRunning: Bool { state.withLock { $0.timer != nil } }
-
-    /// The running timer's task (for tests: its value comes when the timer stops, and a
-    /// replaced timer's when it has seen that it was).
-    var timerTask: Task<Void, Never>? { state.withLock { $0.timer?.task } }
-
-    /// How many timer tasks were started so far (for tests: calls that come and go while
-    /// one is running start none).
-    var timerStartCount: Int { state.withLock { $0.timersStarted } }
 
     /// Calls `expire` once `seconds` have passed on the clock, unless the registration is
     /// removed first. `expire` runs on the timer's task, outside any lock.

@@ -28,9 +28,11 @@ final class TokenizeCoalescer: Sendable {
     private let deadlines: CallDeadlines
     private let callTimeLimit: TimeInterval?
     private let logger: SDKLogger
-    private let state = Locked(State())
+    /// Internal rather than private so that tests can see who is gathering (their
+    /// extension of this type reads it).
+    let state = Locked(State())
 
-    private struct State {
+    struct State {
         /// Every value waiting or in flight, and its slot, keyed by the value's UTF-8 bytes:
         /// Swift's `String` equality treats canonically equivalent strings (`é` precomposed
         /// and `e` with a combining accent) as equal, but the wire sends them unchanged and
@@ -71,17 +73,6 @@ final class TokenizeCoalescer: Sendable {
         self.callTimeLimit = callTimeLimit
         self.logger = logger
     }
-
-    /// How many distinct values are gathering for the next request (for tests that
-    /// close the window by hand once everyone has joined).
-    var gatheringCount: Int { state.withLock { $0.gathering.count } }
-
-    /// How many distinct values are waiting or in flight.
-    var slotCount: Int { state.withLock { $0.slots.count } }
-
-    /// How many callers have joined a slot so far, duplicates included (for tests that
-    /// wait until every caller is in before they close the window).
-    var joinCount: Int { state.withLock { $0.joins } }
 
     /// The result `client` would have given for `value` alone, from a shared request.
     func tokenize(_ value: String, through client: TokenizationClient) async -> TokenizeResult {

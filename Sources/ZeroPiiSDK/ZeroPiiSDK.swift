@@ -1,6 +1,11 @@
 import Dispatch
 import Foundation
 
+// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
+#endif
+
 /// The entry point: initialise once with your ``/ZeroPiiAuth/AccessTokenProvider`` and API URL, then
 /// tokenize values through ``getInstance()``.
 ///
@@ -17,8 +22,7 @@ import Foundation
 #if canImport(ObjectiveC)
 @objc(ZeroPiiSDK)
 #endif
-public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
-    // Sendable: the mutable state (`engine`) is guarded by `lock`.
+public final class ZeroPiiSDK: NSObject, Sendable {
 
     private static let registry = SharedInstance()
 
@@ -29,14 +33,13 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
         let logger: SDKLogger
     }
 
-    private let lock = NSLock()
-    private var engine: Engine
+    private let engine: Locked<Engine>
 
     private init(engine: Engine) {
-        self.engine = engine
+        self.engine = Locked(engine)
     }
 
-    var currentEngine: Engine { lock.withLock { engine } }
+    var currentEngine: Engine { engine.withLock { $0 } }
 
     // MARK: Initialisation
 
@@ -139,6 +142,6 @@ public final class ZeroPiiSDK: NSObject, @unchecked Sendable {
 
     /// Swaps in a new configuration.
     func replaceEngine(_ newEngine: Engine) {
-        lock.withLock { engine = newEngine }
+        engine.withLock { $0 = newEngine }
     }
 }

@@ -188,7 +188,7 @@ struct VaultIndexTests {
         let vault = try TokenVault(path: path)
         let before = try vault.tokenize(["a@example.com", "b@example.com"])
         #expect(throws: VaultError.cannotWrite) {
-            try vault.tokenize(["c@example.com", "a@example.com", "d@example.com"], crashingAfterLogWrite: true)
+            try vault.tokenizeStoppingAfterLogWrite(["c@example.com", "a@example.com", "d@example.com"])
         }
         #expect(throws: VaultError.cannotWrite) { try vault.tokenize(["a@example.com"]) }
 
@@ -210,7 +210,7 @@ struct VaultIndexTests {
         let vault = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
         _ = try Self.fill(vault, Self.values(0..<5000))
         #expect(throws: VaultError.cannotWrite) {
-            try vault.tokenize(Self.values(5000..<5010), crashingAfterLogWrite: true)
+            try vault.tokenizeStoppingAfterLogWrite(Self.values(5000..<5010))
         }
         let reopened = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
         #expect(reopened.indexRecovery == .rebuilt(.notClosedCleanly))

@@ -30,7 +30,9 @@ public final class TokenVault: @unchecked Sendable {
     /// The token function this vault's tokens come from.
     package let format: VaultFormat
     private let fingerprintKey: HMAC<SHA256>
-    private let state: Locked<State>
+    /// The index, the file and whether they are closed: internal, so that tests can stop
+    /// a write half-way as a crash would (`TokenVault+Crash.swift` in the tests).
+    let state: Locked<State>
     /// Bytes of a torn last record dropped when the file was opened.
     public let droppedBytes: Int
     /// The permission bits the data file had when other users could read or change it;
@@ -109,58 +111,45 @@ public final class TokenVault: @unchecked Sendable {
     /// Tokenizes `values` in order, recording new ones durably before returning. A
     /// value repeated within the call is new at most once.
     public func tokenize(_ values: [String]) throws -> [Entry] {
-        try tokenize(values, crashingAfterLogWrite: false)
-    }
-
-    /// Tokenizes as ``tokenize(_:)``; with `crashingAfterLogWrite`, for tests, stops as a
-    /// crash would between the log's write and the index's: the record is durable, the
-    /// index is closed with nothing more written back, and the call fails.
-    func tokenize(_ values: [String], crashingAfterLogWrite: Bool) throws -> [Entry] {
         let tokens = values.map(cipher.encrypt)
-        let flags = try record(values, crashingAfterLogWrite: crashingAfterLogWrite)
+        let flags = try record(values)
         return zip(tokens, flags).map { Entry(token: $0, exists: !$1, newlyCreated: $1) }
     }
 
     /// Records `values` as ``tokenize(_:)`` does, without computing their tokens, and
     /// returns which of them were new. Tests of the index use it, since the tokens are
     /// most of the cost of tokenizing.
-    func record(_ values: [String], crashingAfterLogWrite: Bool = false) throws -> [Bool] {
+    func record(_ values: [String]) throws -> [Bool] {
         let fingerprints = values.map(fingerprint)
         return try state.withLock { state in
-            var created: [Fingerprint] = []
-            var createdInThisCall = Set<Fingerprint>()
-            var flags: [Bool] = []
-            for fingerprint in fingerprints {
-                let isNew = try !state.index.contains(fingerprint) && createdInThisCall.insert(fingerprint).inserted
-                if isNew { created.append(fingerprint) }
-                flags.append(isNew)
-            }
-            if !created.isEmpty {
-                if state.closed { throw VaultError.cannotWrite }
-                // Growing the index comes first: it then covers exactly the log as it is.
-                try state.index.reserveCapacity(adding: created.count, loggedUpTo: state.file?.position ?? .empty)
-                try state.file?.append(created)
-                if crashingAfterLogWrite {
-                    (state.index as? VaultIndex)?.abandon()
-                    state.closed = true
-                    state.file = nil
-                    throw VaultError.cannotWrite
-                }
-                for fingerprint in created { try state.index.insert(fingerprint) }
-            }
+            let (flags, created) = try Self.logNewFingerprints(fingerprints, in: &state)
+            for fingerprint in created { try state.index.insert(fingerprint) }
             return flags
         }
     }
 
-    /// The index's page figures, for tests: pages held in memory, the most it may hold,
-    /// and pages in the table. Nil for a vault in memory.
-    var indexFigures: (heldPages: Int, pageLimit: Int, tablePages: Int)? {
-        state.withLock { state in
-            (state.index as? VaultIndex).map { ($0.heldPageCount, $0.cachedPageLimit, $0.tablePageCount) }
+    /// The first half of recording, with the lock held: which fingerprints are new (a
+    /// repeat within the call is new once), and the log's durable record of them. The
+    /// index is grown first, so that it then covers exactly the log as it is; the caller
+    /// inserts the new fingerprints into it.
+    static func logNewFingerprints(_ fingerprints: [Fingerprint], in state: inout State) throws -> (flags: [Bool], created: [Fingerprint]) {
+        var created: [Fingerprint] = []
+        var createdInThisCall = Set<Fingerprint>()
+        var flags: [Bool] = []
+        for fingerprint in fingerprints {
+            let isNew = try !state.index.contains(fingerprint) && createdInThisCall.insert(fingerprint).inserted
+            if isNew { created.append(fingerprint) }
+            flags.append(isNew)
         }
+        if !created.isEmpty {
+            if state.closed { throw VaultError.cannotWrite }
+            try state.index.reserveCapacity(adding: created.count, loggedUpTo: state.file?.position ?? .empty)
+            try state.file?.append(created)
+        }
+        return (flags, created)
     }
 
-    private struct State {
+    struct State {
         let index: any FingerprintIndex
         var file: VaultFile?
         var closed = false
@@ -174,7 +163,7 @@ public final class TokenVault: @unchecked Sendable {
         }
     }
 
-    private func fingerprint(_ value: String) -> Fingerprint {
+    func fingerprint(_ value: String) -> Fingerprint {
         var hmac = fingerprintKey
         var text = value
         text.withUTF8 { hmac.update(bufferPointer: UnsafeRawBufferPointer($0)) }
