@@ -1,6 +1,11 @@
 /// Walks a command's arguments the way Unix tools read them: `--name value` and
 /// `--name=value` alike, `-h`, and `--` ending the options (everything after it is a
 /// plain argument, even `-` or `--x`).
+///
+/// An option of the command's `options` that is not `repeatable` may be given once:
+/// taking the last of two silently could leave a column in clear or write a file nobody
+/// asked for, so the scanner says when one comes again (``repeatedOption``) and the
+/// command stops with a usage error naming it.
 struct ArgumentScanner {
     enum Argument: Equatable {
         case option(String)
@@ -8,25 +13,47 @@ struct ArgumentScanner {
     }
 
     private let arguments: [String]
+    private let options: Set<String>
+    private let repeatable: Set<String>
+    private var seen: Set<String> = []
     private var index = 0
     private var inlineValue: String?
     /// True after `--`: every later argument is plain.
     private(set) var optionsEnded = false
+    /// The option ``next()`` just returned, when it is one of the command's options, may
+    /// be given only once, and was given before; nil otherwise.
+    private(set) var repeatedOption: String?
 
-    init(_ arguments: [String]) {
+    /// - Parameters:
+    ///   - options: every option the command knows; only these are checked for repeats
+    ///     (an unknown one is the command's to report).
+    ///   - repeatable: the options that may come more than once: lists, whose values add
+    ///     up, and `--help`.
+    init(_ arguments: [String], options: Set<String> = [], repeatable: Set<String> = ["--help", "-h"]) {
         self.arguments = arguments
+        self.options = options
+        self.repeatable = repeatable
     }
 
     /// The next option (its name without any `=value`) or plain argument.
     mutating func next() -> Argument? {
         inlineValue = nil
+        repeatedOption = nil
+        guard let argument = nextArgument() else { return nil }
+        if case .option(let name) = argument, options.contains(name), !repeatable.contains(name), !seen.insert(name).inserted {
+            repeatedOption = name
+        }
+        return argument
+    }
+
+    private mutating func nextArgument() -> Argument? {
         guard index < arguments.count else { return nil }
         let argument = arguments[index]
         index += 1
         if optionsEnded { return .plain(argument) }
         if argument == "--" {
             optionsEnded = true
-            return next()
+            return nextArgument()
         }
         guard argument.hasPrefix("--") || argument == "-h" else { return .plain(argument) }
         if let equals = argument.firstIndex(of: "=") {
@@ -46,6 +73,11 @@ struct ArgumentScanner {
         guard index < arguments.count, !arguments[index].hasPrefix("--"), !arguments[index].isEmpty else { return nil }
         index += 1
         return arguments[index - 1]
+    }
+
+    /// The usage error for an option given twice that may be given once.
+    static func repeatedMessage(_ option: String) -> String {
+        "\(option) is given more than once; give it once"
     }
 
     /// True when the current option, a flag, was given `=value`.

@@ -7,11 +7,20 @@ import ZeroPiiTransport
 /// `zeropii demo`: tokenizes one value of each type and a batch against the embedded
 /// server, twice, and shows what went over the wire.
 enum DemoCommand {
+    /// Every option of `zeropii demo`.
+    static let optionNames: Set<String> = ["--help", "-h", "--data-dir", "--wire"]
+    /// The options that take no value.
+    static let flagNames: Set<String> = ["--help", "-h"]
+
     static func run(_ arguments: [String]) async -> Int32 {
         var options = ServerConnection.Options()
         var onlyProfile: ZeroPiiWireProfile?
-        var scanner = ArgumentScanner(arguments)
+        var scanner = ArgumentScanner(arguments, options: optionNames)
         while let argument = scanner.next() {
+            if let repeated = scanner.repeatedOption {
+                Usage.fail(ArgumentScanner.repeatedMessage(repeated), hint: "run 'zeropii help demo'")
+                return 2
+            }
             switch argument {
             case .option("--help"), .option("-h"):
                 print(Usage.demo)

@@ -5,21 +5,43 @@ import ZeroPiiSDK
 
 /// `zeropii serve`: runs the mock tokenization server until SIGINT or SIGTERM.
 enum ServeCommand {
+    /// Every option of `zeropii serve`.
+    static let optionNames: Set<String> = [
+        "--help", "-h", "--host", "--port", "--data-file", "--token-ttl", "--client", "--client-file", "--demo-client",
+        "--log-requests", "--allow-any-token", "--admin", "--wire",
+    ]
+    /// The options that take no value.
+    static let flagNames: Set<String> = ["--help", "-h", "--demo-client", "--log-requests", "--allow-any-token", "--admin"]
+    /// The options whose values add up when given more than once (clients, and the wire
+    /// profiles to accept); every other option may be given once.
+    static let listOptionNames: Set<String> = ["--client", "--client-file", "--wire"]
+
     static func run(_ arguments: [String]) -> Int32 {
         var configuration = MockServerConfiguration()
         configuration.port = 8080
         var clients: [String: String] = [:]
-        var index = 0
+        var acceptedWireProfiles: Set<ZeroPiiWireProfile> = []
+        var scanner = ArgumentScanner(arguments, options: optionNames, repeatable: listOptionNames.union(["--help", "-h"]))
         func value(for option: String) -> String? {
-            index += 1
-            guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+            guard let value = scanner.value() else {
                 Usage.fail("\(option) needs a value", hint: "run 'zeropii serve --help' for the options")
                 return nil
             }
-            return arguments[index]
+            return value
         }
-        while index < arguments.count {
-            let option = arguments[index]
+        while let argument = scanner.next() {
+            guard case .option(let option) = argument else {
+                Usage.fail("serve takes options only", hint: "run 'zeropii serve --help' for the options")
+                return 2
+            }
+            if let repeated = scanner.repeatedOption {
+                Usage.fail(ArgumentScanner.repeatedMessage(repeated), hint: "run 'zeropii serve --help' for the options")
+                return 2
+            }
+            if flagNames.contains(option) && scanner.flagHasValue {
+                Usage.fail("\(option) takes no value", hint: "run 'zeropii serve --help' for the options")
+                return 2
+            }
             switch option {
             case "--help", "-h":
                 print(Usage.serve)
@@ -83,13 +105,13 @@ enum ServeCommand {
                         hint: "run 'zeropii serve --help'")
                     return 2
                 }
-                configuration.acceptedWireProfiles = profiles
+                acceptedWireProfiles.formUnion(profiles)
             default:
                 Usage.fail("unknown option '\(option)'", hint: "run 'zeropii serve --help' for the options")
                 return 2
             }
-            index += 1
         }
+        if !acceptedWireProfiles.isEmpty { configuration.acceptedWireProfiles = acceptedWireProfiles }
         if let value = ProcessInfo.processInfo.environment[ServeClients.environmentVariable] {
             switch ServeClients.load(environment: value) {
             case .success(let loaded):

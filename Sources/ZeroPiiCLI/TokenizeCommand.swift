@@ -96,9 +96,20 @@ enum TokenizeCommand {
         "\\t": UInt8(ascii: "\t"),
     ]
 
+    /// Every option of `zeropii tokenize`.
+    static let optionNames: Set<String> = [
+        "--help", "-h", "--strict", "--quiet", "--insecure-http", "--csv", "--values-from", "--columns", "--delimiter", "--output",
+        "--as", "--concurrency", "--api-url", "--access-token", "--token-url", "--client-id", "--data-dir", "--wire",
+    ]
+    /// The options that take no value.
+    static let flagNames: Set<String> = ["--help", "-h", "--strict", "--quiet", "--insecure-http"]
+    /// The options whose values add up when given more than once; every other option may
+    /// be given once.
+    static let listOptionNames: Set<String> = ["--columns"]
+
     static func parse(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Parsed {
         var options = Options()
-        var scanner = ArgumentScanner(arguments)
+        var scanner = ArgumentScanner(arguments, options: optionNames, repeatable: listOptionNames.union(["--help", "-h"]))
         var readsStandardInput = false
         while let argument = scanner.next() {
             guard case .option(let option) = argument else {
@@ -111,6 +122,7 @@ enum TokenizeCommand {
                 }
                 continue
             }
+            if let repeated = scanner.repeatedOption { return .failure(ArgumentScanner.repeatedMessage(repeated)) }
             switch option {
             case "--help", "-h", "--strict", "--quiet", "--insecure-http":
                 if scanner.flagHasValue { return .failure("\(option) takes no value") }
@@ -126,8 +138,9 @@ enum TokenizeCommand {
                 options.valuesPath = path
             case "--columns":
                 guard let list = scanner.value() else { return .failure("--columns needs column names, for example --columns email,phone") }
-                options.columns = list.split(separator: ",").map { String($0) }
-                if options.columns.isEmpty { return .failure("--columns needs at least one column name") }
+                let names = list.split(separator: ",").map { String($0) }
+                if names.isEmpty { return .failure("--columns needs at least one column name") }
+                options.columns += names
             case "--delimiter":
                 guard let name = scanner.value(), let delimiter = delimiters[name] else {
                     return .failure("--delimiter takes ',' ';' '|' or 'tab'")

@@ -49,6 +49,8 @@ enum Usage {
                                and plaintext; default all three. A request in another
                                is refused: 419 if encrypted, 400 if plaintext (so
                                --wire clevertap shows that an app never falls back)
+                               --client, --client-file and --wire add up when given
+                               more than once; every other option may be given once
           --log-requests       one line per request on standard error: time, method,
                                path, status, milliseconds, number of values (never a
                                value, token or access token)
@@ -81,6 +83,7 @@ enum Usage {
           --values-from FILE       read values from FILE, one per line ('-' for standard input)
           --csv FILE               a CSV file with a header row ('-' for standard input)
           --columns a,b            the columns to tokenize; every other byte is copied as is.
+                                   Given more than once, the lists add up.
                                    Every column headed by exactly that name is tokenized
                                    (a note says when there are several); a name that
                                    differs only in case from one column is used, with a note
@@ -131,6 +134,8 @@ enum Usage {
         tokens (a full disk), the run stops with one line naming the file and the reason.
         If the reader of the output goes away (| head), the run stops quietly with status
         141, as cat does.
+
+        Every option but --columns may be given once: a second one is a usage error.
 
         Exit status: 0 when everything was tokenized, 1 when some rows or values could not
         be (reported by line number, never by value) or a file could not be read or
