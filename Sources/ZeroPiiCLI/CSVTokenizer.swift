@@ -60,7 +60,7 @@ final class CSVTokenizer {
             return try await process(input)
         } catch is OutputClosedError {
             return OutputClosedError.exitStatus
-        } catch let stop as EmbeddedVaultFailure {
+        } catch let stop as any RunStop {
             // The rows before the stop were tokenized: they are written.
             Console.error("zeropii: \(stop)")
             do { try output.finish() } catch is OutputClosedError { return OutputClosedError.exitStatus } catch { Console.error("zeropii: \(error)") }
@@ -270,6 +270,11 @@ final class CSVTokenizer {
             // The embedded server's vault cannot store tokens (a full disk): every later
             // batch would fail the same way, so the run stops with the cause, once.
             if let stop = connection?.embeddedVaultFailure(status: failure?.httpStatusCode?.intValue, firstNotTokenized: "line \(first)") {
+                throw stop
+            }
+            if let stop = connection?.rejectedCredentials(
+                status: failure?.httpStatusCode?.intValue, kind: failure?.errorKind, firstNotTokenized: "line \(first)")
+            {
                 throw stop
             }
             let reason = NetworkFailureText.describe(failure?.errorMessage ?? "the server's answer did not match the request")

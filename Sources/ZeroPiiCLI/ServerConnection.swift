@@ -18,6 +18,8 @@ struct ServerConnection {
     private let provider: AccessTokenProvider
     private let apiURL: String
     private let configuration: ZeroPiiConfiguration
+    /// Where a real API's access tokens come from; nil for the embedded server.
+    var tokenSource: RejectedCredentials.Source?
 
     struct Options {
         var apiURL: String?
@@ -119,9 +121,12 @@ struct ServerConnection {
         configuration.wireProfile = options.wireProfile
         if let apiURL = options.apiURL {
             let provider: AccessTokenProvider
+            let source: RejectedCredentials.Source
             if let token = options.accessToken {
                 provider = FixedTokenProvider(token: token)
+                source = .commandLine
             } else if let tokenURL = options.tokenURL.flatMap(URL.init(string:)), let clientID = options.clientID {
+                source = .tokenEndpoint(NetworkFailureText.redacted(tokenURL.absoluteString))
                 let grant = ClientCredentialsGrant(
                     tokenURL: tokenURL, clientID: clientID, clientSecret: environment[clientSecretVariable] ?? "")
                 let credentials = ClientCredentialsProvider(grant: grant)
@@ -133,12 +138,13 @@ struct ServerConnection {
                 provider = credentials
             } else {
                 provider = FixedTokenProvider(token: environment[accessTokenVariable] ?? "")
+                source = .environment
             }
             let sdk = ZeroPiiSDK.initialize(
                 tokenProvider: provider, apiUrl: apiURL, logLevel: .off, retryPolicy: retries, configuration: configuration)
             return ServerConnection(
                 sdk: sdk, embeddedServer: nil, retries: retries, displayURL: NetworkFailureText.redacted(apiURL), provider: provider,
-                apiURL: apiURL, configuration: configuration)
+                apiURL: apiURL, configuration: configuration, tokenSource: source)
         }
 
         // $HOME first: it is what users and CI set; Foundation's home lookup on Linux
@@ -187,7 +193,7 @@ struct ServerConnection {
         )
         return ServerConnection(
             sdk: sdk, embeddedServer: server, retries: retries, displayURL: server.baseURL.absoluteString, provider: provider,
-            apiURL: server.baseURL.absoluteString, configuration: configuration)
+            apiURL: server.baseURL.absoluteString, configuration: configuration, tokenSource: nil)
     }
 
     /// The shared SDK initialised again for the same API, token provider and settings
@@ -202,6 +208,14 @@ struct ServerConnection {
     /// answers with a generic HTTP 500: the failure that names the file and the
     /// system's reason, for a run to stop on. `nil` for any other answer, and always
     /// against a real API.
+    /// A real API's 401 after the SDK's one refresh: the run's credentials are refused,
+    /// and the failure says where they came from, for the run to stop on. Nil for any
+    /// other answer, and for the embedded server.
+    func rejectedCredentials(status: Int?, kind: ZeroPiiErrorKind?, firstNotTokenized: String) -> RejectedCredentials? {
+        guard status == 401, kind == .authentication, let tokenSource else { return nil }
+        return RejectedCredentials(source: tokenSource, apiURL: displayURL, firstNotTokenized: firstNotTokenized)
+    }
+
     func embeddedVaultFailure(status: Int?, firstNotTokenized: String) -> EmbeddedVaultFailure? {
         guard status == 500, let error = embeddedServer?.statistics.lastVaultError else { return nil }
         return EmbeddedVaultFailure(error: error, firstNotTokenized: firstNotTokenized)

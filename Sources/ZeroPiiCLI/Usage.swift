@@ -137,9 +137,12 @@ enum Usage {
 
         Every option but --columns may be given once: a second one is a usage error.
 
+        An access token the API refuses (HTTP 401) stops the run at the first batch, with
+        one line saying where the token came from.
+
         Exit status: 0 when everything was tokenized, 1 when some rows or values could not
-        be (reported by line number, never by value) or a file could not be read or
-        written, 2 for a usage error.
+        be (reported by line number, never by value), a file could not be read or
+        written, or the run stopped; 2 for a usage error.
         """
 
     static let demo = """

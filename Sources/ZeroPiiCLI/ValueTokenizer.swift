@@ -71,7 +71,7 @@ final class ValueTokenizer {
             return failed ? 1 : 0
         } catch is OutputClosedError {
             return OutputClosedError.exitStatus
-        } catch let stop as EmbeddedVaultFailure {
+        } catch let stop as any RunStop {
             // The values before the stop were tokenized: their lines are written.
             Console.error("zeropii: \(stop)")
             do { try output.finish() } catch is OutputClosedError { return OutputClosedError.exitStatus } catch { Console.error("zeropii: \(error)") }
@@ -188,6 +188,11 @@ final class ValueTokenizer {
                 // later batch would fail the same way, so the run stops with the cause, once.
                 if let stop = connection?.embeddedVaultFailure(
                     status: result.httpStatusCode?.intValue, firstNotTokenized: "\(positionName) \(first)")
+                {
+                    throw stop
+                }
+                if let stop = connection?.rejectedCredentials(
+                    status: result.httpStatusCode?.intValue, kind: result.errorKind, firstNotTokenized: "\(positionName) \(first)")
                 {
                     throw stop
                 }
