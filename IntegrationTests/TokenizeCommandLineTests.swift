@@ -15,6 +15,12 @@ import FoundationNetworking
 @Suite(.skippedUnderThreadSanitizer)
 struct TokenizeCommandLineTests {
     /// A fresh directory, removed by the caller.
+    /// The line a run prints when it makes the vault in `directory` (a new key: never silent).
+    static func newVaultLine(_ directory: String) -> String {
+        "zeropii: made a new vault \(directory)/vault.db; its tokens differ from those of any other vault "
+            + "(another --data-dir, HOME or machine has its own)\n"
+    }
+
     static func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "zeropii-cli-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -78,7 +84,7 @@ struct TokenizeCommandLineTests {
         #expect(String(decoding: firstLine.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self) == "id,email")
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 141)
-        #expect(errorOutput == "", "nothing on standard error, no backtrace: \(errorOutput.prefix(500))")
+        #expect(errorOutput == Self.newVaultLine(directory + "/data"), "the new vault's line only, no backtrace: \(errorOutput.prefix(500))")
     }
 
     /// Found from outside: a CSV exported as Windows-1252 (`M\xFCller`, `M\xE4ller`,
@@ -158,7 +164,7 @@ struct TokenizeCommandLineTests {
             "tokenize", "--quiet", "--data-dir=\(directory)/data", "--csv=\(directory)/excel.csv", "--columns=Email",
         ])
         #expect(finished.status == 0, "\(finished.errorOutput)")
-        #expect(finished.errorOutput == "")
+        #expect(finished.errorOutput == Self.newVaultLine(directory + "/data"))
         let tokens = try Self.tokens(emails, directory: directory)
         #expect(tokens.count == 3 && tokens != emails)
         #expect(finished.outputBytes == file(tokens))
@@ -247,7 +253,10 @@ struct TokenizeCommandLineTests {
         let base = ["tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", directory + "/in.csv"]
         let folded = try CommandLineTool.run(base + ["--columns", "email"])
         #expect(folded.status == 0)
-        #expect(folded.errorOutput == "zeropii: note: the CSV has no column 'email'; using 'Email', which differs only in case\n")
+        #expect(
+            folded.errorOutput
+                == "zeropii: note: the CSV has no column 'email'; using 'Email', which differs only in case\n"
+                + Self.newVaultLine(directory + "/data"))
         #expect(folded.output.hasPrefix("ID,Email\n1,") && !folded.output.contains("a@x.io"))
 
         let typo = try CommandLineTool.run(base.filter { $0 != "--quiet" } + ["--columns", "emial"])

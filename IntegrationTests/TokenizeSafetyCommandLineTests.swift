@@ -183,7 +183,8 @@ struct TokenizeSafetyCommandLineTests {
         let finished = try Self.tokenize(["-"], directory: directory, input: input)
         #expect(finished.status == 0)
         let stderr = Self.lines(finished.errorOutput)
-        #expect(stderr.count == 2 && stderr[0].hasPrefix("zeropii: no --api-url given; using the embedded mock server"), "\(stderr)")
+        #expect(stderr.count == 3 && stderr[0].hasPrefix("zeropii: no --api-url given; using the embedded mock server"), "\(stderr)")
+        #expect(stderr.count == 3 && stderr[1] + "\n" == TokenizeCommandLineTests.newVaultLine(directory + "/data"), "\(stderr)")
         #expect(
             stderr.last?.hasPrefix(
                 "zeropii: 3 lines, 2 values (2 new tokens, 0 existing), 1 blank line passed through, 0 retries, 0 lines failed, ") == true,
@@ -210,7 +211,7 @@ struct TokenizeSafetyCommandLineTests {
         #expect(file.status == 1)
         #expect(
             file.errorOutput
-                == "zeropii: the data directory \(directory)/file is a file, not a directory; give --data-dir a directory (it is created if missing)\n"
+                == "zeropii: the data directory \(directory)/file is a file, not a directory; give --data-dir a directory\n"
         )
     }
 
@@ -261,8 +262,9 @@ struct TokenizeSafetyCommandLineTests {
         process.waitUntilExit()
 
         #expect(process.terminationStatus == 1)
-        #expect(stderr.count == 2, "\(stderr.prefix(5))")
+        #expect(stderr.count == 3, "\(stderr.prefix(5))")
         #expect(stderr.first?.hasPrefix("zeropii: no --api-url given") == true)
+        #expect(stderr.dropFirst().first.map { $0 + "\n" } == TokenizeCommandLineTests.newVaultLine(directory + "/data"))
         let line = try #require(stderr.last)
         #expect(line.hasPrefix("zeropii: the vault file \(directory)/data/vault.db"), "\(line)")
         #expect(line.contains(" could not be written (File too large), so the run stopped; line "), "\(line)")
@@ -272,5 +274,48 @@ struct TokenizeSafetyCommandLineTests {
         let outputLines = Self.lines(written)
         #expect(outputLines.count == stoppedAt - 1)
         #expect(outputLines.dropFirst().enumerated().allSatisfy { $1.hasPrefix("\($0),") && !$1.contains("user\($0)@") })
+    }
+}
+
+/// A vault is never made silently, and never where a typo would put it.
+@Suite(.skippedUnderThreadSanitizer)
+struct NewVaultCommandLineTests {
+    @Test func makingAVaultSaysSoOnceEvenWhenQuiet() throws {
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try CommandLineTool.run(["tokenize", "--quiet", "--data-dir", directory + "/data", "a@x.io"])
+        #expect(first.status == 0)
+        #expect(first.errorOutput == TokenizeCommandLineTests.newVaultLine(directory + "/data"))
+        let second = try CommandLineTool.run(["tokenize", "--quiet", "--data-dir", directory + "/data", "a@x.io"])
+        #expect(second.status == 0 && second.errorOutput == "" && second.output == first.output)
+        // Another HOME (cron, sudo, a container) is another vault, and says so.
+        try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: false)
+        let otherHome = try CommandLineTool.run(["tokenize", "--quiet", "a@x.io"], environment: ["HOME": directory + "/home"])
+        #expect(otherHome.status == 0 && otherHome.output != first.output)
+        #expect(otherHome.errorOutput == TokenizeCommandLineTests.newVaultLine(directory + "/home/.zeropii"))
+    }
+
+    @Test func aDataDirectoryWhoseParentIsMissingIsAnErrorNotANewTree() throws {
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let typo = directory + "/dta/vault-dir"
+        let run = try CommandLineTool.run(["tokenize", "--data-dir", typo, "a@x.io"])
+        #expect(run.status == 1)
+        #expect(
+            run.errorOutput
+                == "zeropii: the data directory \(typo) cannot be made: \(directory)/dta does not exist (a typo?); "
+                + "create \(directory)/dta first if a new vault belongs there\n")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/dta"))
+        #expect(run.output.isEmpty)
+    }
+
+    @Test func aDataDirectoryThatCannotBeMadeSaysWhy() throws {
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Its parent is a file: the system's reason is passed on.
+        #expect(FileManager.default.createFile(atPath: directory + "/plain", contents: Data("x".utf8)))
+        let run = try CommandLineTool.run(["tokenize", "--data-dir", directory + "/plain/data", "a@x.io"])
+        #expect(run.status == 1)
+        #expect(run.errorOutput == "zeropii: the data directory \(directory)/plain/data could not be created: Not a directory\n")
     }
 }

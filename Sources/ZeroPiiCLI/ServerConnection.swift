@@ -153,18 +153,11 @@ struct ServerConnection {
             environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.path
         let directory = options.dataDirectory ?? (home + "/.zeropii")
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw SetupError.failed(
-                "the data directory \(directory) is a file, not a directory; give --data-dir a directory (it is created if missing)")
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw SetupError.failed("the data directory \(directory) could not be created")
-        }
+        try DataDirectory.prepare(directory)
+        let vaultPath = directory + "/vault.db"
+        let vaultExisted = FileManager.default.fileExists(atPath: vaultPath)
         var serverConfiguration = MockServerConfiguration()
-        serverConfiguration.dataFile = directory + "/vault.db"
+        serverConfiguration.dataFile = vaultPath
         // Parallel runs on one vault take turns: each waits for the one before, so all of
         // them succeed with the same tokens.
         serverConfiguration.whenVaultIsLocked = {
@@ -181,6 +174,13 @@ struct ServerConnection {
         if announce {
             Console.error(
                 "zeropii: no --api-url given; using the embedded mock server at \(server.baseURL.absoluteString) with its vault in \(directory)")
+        }
+        if !vaultExisted {
+            // A new key, so every token differs from those of the vault the user may have
+            // meant (another HOME under cron or sudo, a typo in --data-dir): never silent.
+            Console.error(
+                "zeropii: made a new vault \(vaultPath); its tokens differ from those of any other vault "
+                    + "(another --data-dir, HOME or machine has its own)")
         }
         if let mode = server.vault.tightenedFromMode { Console.error(ServerConnection.ownerOnlyNote(path: directory + "/vault.db", mode: mode)) }
         if server.vault.droppedBytes > 0 {

@@ -114,7 +114,9 @@ enum Usage {
                                    unlike an argument does not show in 'ps')
           --token-url URL          or a client-credentials token endpoint, with
           --client-id ID           the client id; the secret is read from ZEROPII_CLIENT_SECRET
-          --data-dir DIR           the embedded server's vault directory (default ~/.zeropii)
+          --data-dir DIR           the embedded server's vault directory (default ~/.zeropii);
+                                   made if missing, but only in a folder that exists. A run
+                                   that makes a new vault says so: its tokens are its own
           --wire PROFILE           how bodies travel: v1 (the ZeroPii envelope, default),
                                    clevertap (the envelope of CleverTap's Android SDK, for
                                    CleverTap's service) or plaintext (values in clear)
