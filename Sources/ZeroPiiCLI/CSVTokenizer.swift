@@ -19,6 +19,9 @@ final class CSVTokenizer {
     private let options: TokenizeCommand.Options
     private let output: OutputFile
     private let connect: () async throws -> ServerConnection
+    private let interruption: Interruption?
+    /// The last input line (CSV: the first line of the last row) whose output was written.
+    private var lastWrittenLine = 0
 
     private var connection: ServerConnection?
     /// Each batch with its requests' answers, in order (one request per
@@ -43,10 +46,19 @@ final class CSVTokenizer {
 
     /// - Parameter connect: opens the server connection; called once, when the first
     ///   values are ready to send. The tokenizer closes it at the end.
-    init(options: TokenizeCommand.Options, output: OutputFile, connect: @escaping () async throws -> ServerConnection) {
+    init(
+        options: TokenizeCommand.Options, output: OutputFile, connect: @escaping () async throws -> ServerConnection,
+        interruption: Interruption? = nil
+    ) {
         self.options = options
         self.output = output
         self.connect = connect
+        self.interruption = interruption
+    }
+
+    /// Throws ``Interrupted`` once SIGINT or SIGTERM has come.
+    private func checkInterruption() throws {
+        if let signal = interruption?.signal { throw Interrupted(signal: signal) }
     }
 
     /// Tokenizes `input` to the output; returns the exit status. Problems are reported
@@ -61,10 +73,17 @@ final class CSVTokenizer {
         } catch is OutputClosedError {
             return OutputClosedError.exitStatus
         } catch let stop as any RunStop {
-            // The rows before the stop were tokenized: they are written.
+            // The rows before the stop were tokenized: they are written, and an output
+            // file keeps its old contents.
             Console.error("zeropii: \(stop)")
-            do { try output.finish() } catch is OutputClosedError { return OutputClosedError.exitStatus } catch { Console.error("zeropii: \(error)") }
+            if let partial = output.keepPartial() { Console.error(Self.keptNote(output, partial: partial, upTo: lastWrittenLine)) }
             return 1
+        } catch let interrupted as Interrupted {
+            for (_, task) in inFlight { task.cancel() }
+            inFlight.removeAll()
+            let partial = output.keepPartial()
+            Console.error(Self.interruptedMessage(interrupted.signal, output: output, partial: partial, upTo: lastWrittenLine))
+            return 128 + interrupted.signal
         } catch let failure as CSVColumns.Failure {
             Usage.fail(failure.message, hint: failure.hint)
             return 2
@@ -77,6 +96,8 @@ final class CSVTokenizer {
     private func process(_ input: InputFile) async throws -> Int32 {
         var reader = CSVReader(input: input, delimiter: options.delimiter)
         let progress = Progress(enabled: !options.quiet && Console.errorIsTerminal, totalBytes: input.size)
+        // Also when the run stops early: the terminal's line is left clean.
+        defer { progress.finish() }
         var bytesRead = 0
         let started = Date()
 
@@ -116,6 +137,7 @@ final class CSVTokenizer {
         var unreachableFromLine: Int?
 
         reading: while headerWritten, let item = try reader.next() {
+            try checkInterruption()
             if consecutiveNetworkFailures >= unreachableAfter {
                 switch item {
                 case .record(let record): unreachableFromLine = record.line
@@ -169,6 +191,7 @@ final class CSVTokenizer {
         // With --strict the rows before the malformed one are still written.
         if !batch.records.isEmpty { try await dispatch(batch) }
         try await drain()
+        try checkInterruption()
         try output.finish()
         progress.finish()
 
@@ -188,6 +211,25 @@ final class CSVTokenizer {
             return 1
         }
         return stopped || unreachableFromLine != nil ? 1 : 0
+    }
+
+    /// What a run that stopped early says about its output file: the old contents stay,
+    /// the rows so far are in the partial file.
+    static func keptNote(_ output: OutputFile, partial: String, upTo line: Int) -> String {
+        let rows = line > 0 ? "the output up to line \(line) is in '\(partial)'" : "nothing was written to '\(partial)'"
+        return "zeropii: \(output.targetName) keeps its old contents; \(rows)"
+    }
+
+    /// The one line a run interrupted by `signal` ends with: where its output is, and how
+    /// to finish the work (a run again gives the same tokens from the same vault).
+    static func interruptedMessage(_ signal: Int32, output: OutputFile, partial: String?, upTo line: Int) -> String {
+        let name = Interruption.name(of: signal)
+        let done = line > 0 ? "the output up to line \(line)" : "no output"
+        guard let partial else {
+            return "zeropii: interrupted by \(name): \(output.targetName) holds \(done); run the same command again for the rest"
+        }
+        return "zeropii: interrupted by \(name): \(output.targetName) keeps its old contents and '\(partial)' holds \(done); "
+            + "run the same command again to finish (the vault gives the same tokens)"
     }
 
     /// Counts a failed row (one record, whatever lines it covers) and adds its lines to the report, joining them to the last range when they follow it.
@@ -296,6 +338,7 @@ final class CSVTokenizer {
                 next += 1
             }
             try output.write(Self.rewrite(record, replacing: replacements))
+            lastWrittenLine = record.line
             if !record.isBlank { summary.rows += 1 }
         }
         summary.values += batch.values.count

@@ -18,16 +18,18 @@ public enum CommandLineInterface {
             }
             arguments.append(argument)
         }
-        return await run(arguments)
+        return await run(arguments, handlesSignals: true)
     }
 
-    /// Runs `zeropii` with `arguments` (without the program name) and returns the exit status.
-    public static func run(_ arguments: [String]) async -> Int32 {
+    /// Runs `zeropii` with `arguments` (without the program name) and returns the exit
+    /// status. With `handlesSignals`, `tokenize` takes SIGINT and SIGTERM itself, to stop
+    /// cleanly (the process's own run; never in a test process).
+    public static func run(_ arguments: [String], handlesSignals: Bool = false) async -> Int32 {
         switch arguments.first {
         case "serve":
             return ServeCommand.run(splittingInlineValues(Array(arguments.dropFirst())))
         case "tokenize":
-            return await TokenizeCommand.run(Array(arguments.dropFirst()))
+            return await TokenizeCommand.run(Array(arguments.dropFirst()), handlesSignals: handlesSignals)
         case "demo":
             return await DemoCommand.run(Array(arguments.dropFirst()))
         case "version", "--version":

@@ -12,37 +12,36 @@ import Darwin
 /// ``OutputClosedError`` and the command ends quietly, as `cat` does. Other failures
 /// (a full disk) are a ``FileAccessError``.
 ///
-/// A file is opened when the command starts, so that a path that cannot be written is
-/// reported before any work, but an existing file is emptied only when the first bytes
-/// are written out (or at ``finish()``): a run that fails before that (a usage error,
-/// a vault that cannot open, a server that cannot start) leaves the file as it was, and
-/// a file it created is removed again.
+/// A file is replaced only by a run that finished: the rows go to `FILE.partial` beside
+/// it, which ``finish()`` renames onto `FILE` (one step: a reader sees the old file or
+/// the new one, never half of it). A run that stops before that (a signal, a vault that
+/// cannot write, refused credentials) leaves `FILE` as it was and keeps what it wrote in
+/// `FILE.partial` (``keepPartial()``); a run that fails before writing anything (a usage
+/// error, a server that cannot start) removes `FILE.partial` again. An output that is no
+/// regular file (a FIFO, `/dev/null`, a terminal) is written in place.
 final class OutputFile {
     private let name: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let flushThreshold: Int
     private var buffer: [UInt8] = []
-    /// The path of a file this run created, until something is written to it.
-    private var createdPath: String?
-    /// Whether an existing file's old contents are still to be cut off.
-    private var truncationPending: Bool
+    /// For a file: the target and the partial file written until the run finishes.
+    private let paths: (target: String, partial: String)?
+    /// Whether the partial file is to stay when this goes away (renamed or kept).
+    private var partialSettled = false
 
-    private init(
-        name: String, descriptor: Int32, ownsDescriptor: Bool, flushThreshold: Int, createdPath: String? = nil, truncationPending: Bool = false
-    ) {
+    private init(name: String, descriptor: Int32, ownsDescriptor: Bool, flushThreshold: Int, paths: (target: String, partial: String)? = nil) {
         self.name = name
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         self.flushThreshold = flushThreshold
-        self.createdPath = createdPath
-        self.truncationPending = truncationPending
+        self.paths = paths
         buffer.reserveCapacity(flushThreshold)
     }
 
     deinit {
         if ownsDescriptor { close(descriptor) }
-        if let createdPath { unlink(createdPath) }
+        if let paths, !partialSettled { unlink(paths.partial) }
     }
 
     /// Standard output. Written in chunks of 64 KiB, so a reader sees rows as they are
@@ -51,26 +50,34 @@ final class OutputFile {
         OutputFile(name: "standard output", descriptor: STDOUT_FILENO, ownsDescriptor: false, flushThreshold: 64 << 10)
     }
 
-    /// Opens `path` for writing, creating it if needed; `-` is standard output. An
-    /// existing file keeps its contents until the first write.
+    /// The partial file a run writes for `path` until it finishes.
+    static func partialPath(for path: String) -> String { path + ".partial" }
+
+    /// Opens the output for `path`; `-` is standard output. For a regular file, or one
+    /// that does not exist yet, the rows go to `path.partial` until ``finish()``.
     /// - Throws: ``FileAccessError`` when it cannot be opened or created.
     static func create(_ path: String) throws -> OutputFile {
         if path == "-" { return standardOutput }
-        var created = true
-        var descriptor = openForWriting(path, flags: O_CREAT | O_EXCL)
-        if descriptor < 0 && errno == EEXIST {
-            created = false
-            descriptor = openForWriting(path, flags: 0)
+        var status = stat()
+        let exists = stat(path, &status) == 0
+        if exists && (status.st_mode & S_IFMT) != S_IFREG {
+            // A FIFO, a terminal, /dev/null: nothing to replace, written in place.
+            let descriptor = openForWriting(path, flags: 0, mode: 0o644)
+            guard descriptor >= 0 else { throw FileAccessError(description: "cannot write '\(path)': \(Console.reason(errno))") }
+            return OutputFile(name: "'\(path)'", descriptor: descriptor, ownsDescriptor: true, flushThreshold: 1 << 20)
         }
-        guard descriptor >= 0 else {
+        // The target must be writable where it is, or the rename at the end would be the
+        // first to find out.
+        if exists && access(path, W_OK) != 0 {
             throw FileAccessError(description: "cannot write '\(path)': \(Console.reason(errno))")
         }
-        var status = stat()
-        // Only a regular file has contents to cut off (not a FIFO, a terminal, /dev/null).
-        let regular = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-        return OutputFile(
-            name: "'\(path)'", descriptor: descriptor, ownsDescriptor: true, flushThreshold: 1 << 20, createdPath: created ? path : nil,
-            truncationPending: regular && !created)
+        let partial = partialPath(for: path)
+        let mode = exists ? mode_t(status.st_mode & 0o7777) : 0o644
+        let descriptor = openForWriting(partial, flags: O_CREAT | O_TRUNC, mode: mode)
+        guard descriptor >= 0 else {
+            throw FileAccessError(description: "cannot write '\(partial)' (beside '\(path)'): \(Console.reason(errno))")
+        }
+        return OutputFile(name: "'\(partial)'", descriptor: descriptor, ownsDescriptor: true, flushThreshold: 1 << 20, paths: (path, partial))
     }
 
     /// Buffers `bytes`, writing the buffer out when it is full.
@@ -85,7 +92,6 @@ final class OutputFile {
     func flush() throws {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        try start()
         guard let code = Console.writeAll(buffer, to: descriptor) else { return }
         if code == EPIPE { throw OutputClosedError() }
         throw FileAccessError(description: "writing \(name) failed: \(Console.reason(code))")
@@ -93,26 +99,31 @@ final class OutputFile {
 }
 
 extension OutputFile {
-    /// Writes out everything buffered at the end of a run that started, and empties an
-    /// existing file even when there was nothing to write (an empty input's output is
-    /// empty).
+    /// Writes out everything buffered at the end of a run that finished, and puts a
+    /// file in place of the old one (an empty input's output is empty).
     func finish() throws {
-        try start()
         try flush()
+        guard let paths, !partialSettled else { return }
+        if fsync(descriptor) != 0 { throw FileAccessError(description: "writing \(name) failed: \(Console.reason(errno))") }
+        guard rename(paths.partial, paths.target) == 0 else {
+            throw FileAccessError(description: "cannot put '\(paths.partial)' in place of '\(paths.target)': \(Console.reason(errno))")
+        }
+        partialSettled = true
     }
 
-    /// Cuts off an existing file's old contents, once, and keeps a file this run
-    /// created.
-    fileprivate func start() throws {
-        createdPath = nil
-        guard truncationPending else { return }
-        truncationPending = false
-        var result: Int32
-        repeat {
-            result = ftruncate(descriptor, 0)
-        } while result != 0 && errno == EINTR
-        if result != 0 { throw FileAccessError(description: "writing \(name) failed: \(Console.reason(errno))") }
+    /// Writes out everything buffered for a run that stopped before the end, leaves the
+    /// target as it was, and returns where the rows so far are: the partial file, or nil
+    /// for an output written in place.
+    @discardableResult
+    func keepPartial() -> String? {
+        try? flush()
+        guard let paths else { return nil }
+        partialSettled = true
+        return paths.partial
     }
+
+    /// How a message names the output: the target file, or standard output.
+    var targetName: String { paths.map { "'\($0.target)'" } ?? name }
 }
 
 /// The reader of the output has gone; the run ends quietly.
@@ -123,10 +134,10 @@ struct OutputClosedError: Error {
 }
 
 /// Opens `path` write-only with `flags` added, retrying after a signal.
-private func openForWriting(_ path: String, flags: Int32) -> Int32 {
+private func openForWriting(_ path: String, flags: Int32, mode: mode_t) -> Int32 {
     var descriptor: Int32
     repeat {
-        descriptor = open(path, O_WRONLY | flags, 0o644)
+        descriptor = open(path, O_WRONLY | flags, mode)
     } while descriptor < 0 && errno == EINTR
     return descriptor
 }

@@ -23,7 +23,9 @@ enum TokenizeCommand {
         var connection = ServerConnection.Options()
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
+    static func run(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment, handlesSignals: Bool = false
+    ) async -> Int32 {
         let options: Options
         switch parse(arguments, environment: environment) {
         case .help:
@@ -36,6 +38,8 @@ enum TokenizeCommand {
             options = parsed
         }
         let connect = { try await ServerConnection.open(options.connection, announce: !options.quiet, environment: environment) }
+        let interruption = handlesSignals ? Interruption() : nil
+        interruption?.start()
 
         if options.values.isEmpty {
             // The input first, then the output: a missing input leaves no empty output behind.
@@ -54,9 +58,9 @@ enum TokenizeCommand {
                 return 1
             }
             if options.csvPath != nil {
-                return await CSVTokenizer(options: options, output: output, connect: connect).run(input: input)
+                return await CSVTokenizer(options: options, output: output, connect: connect, interruption: interruption).run(input: input)
             }
-            return await ValueTokenizer(options: options, output: output, connect: connect).run(.lines(input))
+            return await ValueTokenizer(options: options, output: output, connect: connect, interruption: interruption).run(.lines(input))
         }
         let output: OutputFile
         do {
@@ -65,7 +69,8 @@ enum TokenizeCommand {
             Console.error("zeropii: \(error)")
             return 1
         }
-        return await ValueTokenizer(options: options, output: output, connect: connect).run(.arguments(options.values))
+        return await ValueTokenizer(options: options, output: output, connect: connect, interruption: interruption).run(
+            .arguments(options.values))
     }
 
     enum ValueType: String {

@@ -91,8 +91,10 @@ enum Usage {
                                    one of these found most often on the header line (outside
                                    quotes); on a tie the earlier in that list; ',' if none
           --output FILE            where the rewritten CSV or the tokens go ('-', the default,
-                                   for standard output); an existing file is replaced only
-                                   once the run has started, never by a usage or start-up error
+                                   for standard output). The rows go to FILE.partial, which
+                                   replaces FILE when the run finishes; a run stopped by
+                                   SIGINT, SIGTERM, a full vault or a refused token keeps
+                                   FILE as it was and leaves FILE.partial with the rows so far
           --strict                 stop at the first malformed row instead of reporting it and going on
           --as string|double|float VALUEs as text (default), or as numbers sent the way the SDK
                                    sends a Double or Float (1e7 as 1.0E7, as on Android)
@@ -144,7 +146,8 @@ enum Usage {
 
         Exit status: 0 when everything was tokenized, 1 when some rows or values could not
         be (reported by line number, never by value), a file could not be read or
-        written, or the run stopped; 2 for a usage error.
+        written, or the run stopped; 2 for a usage error; 130 or 143 after SIGINT or
+        SIGTERM (a second one ends the run at once).
         """
 
     static let demo = """

@@ -22,6 +22,9 @@ final class ValueTokenizer {
     private let options: TokenizeCommand.Options
     private let output: OutputFile
     private let connect: () async throws -> ServerConnection
+    private let interruption: Interruption?
+    /// The last input line (CSV: the first line of the last row) whose output was written.
+    private var lastWrittenLine = 0
     private var connection: ServerConnection?
     private var inFlight: [(Batch, Task<BatchTokenizeResult, Never>)] = []
     private var failed = false
@@ -36,10 +39,19 @@ final class ValueTokenizer {
         var values: [String] = []
     }
 
-    init(options: TokenizeCommand.Options, output: OutputFile, connect: @escaping () async throws -> ServerConnection) {
+    init(
+        options: TokenizeCommand.Options, output: OutputFile, connect: @escaping () async throws -> ServerConnection,
+        interruption: Interruption? = nil
+    ) {
         self.options = options
         self.output = output
         self.connect = connect
+        self.interruption = interruption
+    }
+
+    /// Throws ``Interrupted`` once SIGINT or SIGTERM has come.
+    private func checkInterruption() throws {
+        if let signal = interruption?.signal { throw Interrupted(signal: signal) }
     }
 
     /// Tokenizes every value of `source`; returns the exit status.
@@ -62,6 +74,7 @@ final class ValueTokenizer {
                 try await tokenizeLines(of: input)
             }
             try await drain()
+            try checkInterruption()
             try output.finish()
             if case .lines = source, !options.quiet {
                 summary.elapsed = Date().timeIntervalSince(started)
@@ -72,10 +85,17 @@ final class ValueTokenizer {
         } catch is OutputClosedError {
             return OutputClosedError.exitStatus
         } catch let stop as any RunStop {
-            // The values before the stop were tokenized: their lines are written.
+            // The values before the stop were tokenized: their lines are written, and an
+            // output file keeps its old contents.
             Console.error("zeropii: \(stop)")
-            do { try output.finish() } catch is OutputClosedError { return OutputClosedError.exitStatus } catch { Console.error("zeropii: \(error)") }
+            if let partial = output.keepPartial() { Console.error(CSVTokenizer.keptNote(output, partial: partial, upTo: lastWrittenLine)) }
             return 1
+        } catch let interrupted as Interrupted {
+            for (_, task) in inFlight { task.cancel() }
+            inFlight.removeAll()
+            let partial = output.keepPartial()
+            Console.error(CSVTokenizer.interruptedMessage(interrupted.signal, output: output, partial: partial, upTo: lastWrittenLine))
+            return 128 + interrupted.signal
         } catch {
             Console.error("zeropii: \(error)")
             return 1
@@ -86,6 +106,7 @@ final class ValueTokenizer {
         var reader = LineReader { try input.read(maximum: 64 << 10) }
         var batch = Batch()
         while true {
+            try checkInterruption()
             if let line = reader.nextBufferedLine() {
                 switch line {
                 case .text(let number, let value):
@@ -217,6 +238,7 @@ final class ValueTokenizer {
             } else {
                 try output.write([UInt8(ascii: "\n")])
             }
+            lastWrittenLine = item.position
         }
     }
 }
