@@ -193,7 +193,7 @@ struct TokenizeCommandLineTests {
             lines.contains {
                 $0.hasPrefix("zeropii: 1 row, 1 value (1 new token, 0 existing), 1 blank line passed through, 0 retries, 1 row failed, ")
             })
-        #expect(lines.last == "zeropii: failed rows on lines 4-6")
+        #expect(lines.last == "zeropii: failed row on lines 4-6")
         #expect(!finished.errorOutput.contains("a@x.io") && !finished.errorOutput.contains("b@x.io"))
     }
 

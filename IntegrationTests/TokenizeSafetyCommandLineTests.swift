@@ -53,12 +53,12 @@ struct TokenizeSafetyCommandLineTests {
         #expect(strict.output == "id,name,email\n")
         let reported = "zeropii: line 2 has 4 fields, more than the header's 3 (an unquoted delimiter in a value?); the row was left out"
         #expect(Self.lines(strict.errorOutput).first == reported)
-        #expect(Self.lines(strict.errorOutput).last == "zeropii: failed rows on lines 2")
+        #expect(Self.lines(strict.errorOutput).last == "zeropii: failed row on line 2")
 
         let lenient = try Self.tokenize(["--quiet", "--csv", "-", "--columns", "email"], directory: directory, input: csv)
         #expect(lenient.status == 1)
         #expect(lenient.output == "id,name,email\n2,Ann,\(token)\n")
-        #expect(Self.lines(lenient.errorOutput) == [reported, "zeropii: failed rows on lines 2"])
+        #expect(Self.lines(lenient.errorOutput) == [reported, "zeropii: failed row on line 2"])
         for run in [strict, lenient] {
             #expect(!run.output.contains("john") && !run.errorOutput.contains("john") && !run.errorOutput.contains("Smith"))
         }

@@ -75,6 +75,16 @@ struct ArgumentScanner {
         return arguments[index - 1]
     }
 
+    /// The usage error for an argument that is no option of the command. It is named only
+    /// when it looks like an option name (`--` and at most 40 letters, digits and dashes):
+    /// anything else may be a value put where an option goes, and values are personal data.
+    static func unknownMessage(_ argument: String) -> String {
+        let looksLikeAnOption =
+            argument.utf8.count <= 42 && argument.hasPrefix("-")
+            && argument.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+        return looksLikeAnOption ? "unknown option '\(argument)'" : "an argument is no option of this command (not shown: it may be a value)"
+    }
+
     /// The usage error for an option given twice that may be given once.
     static func repeatedMessage(_ option: String) -> String {
         "\(option) is given more than once; give it once"

@@ -207,7 +207,9 @@ final class CSVTokenizer {
         if !failedLines.isEmpty {
             let shown = failedLines.prefix(20).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
             let more = failedLines.count > 20 ? " and \(failedLines.count - 20) more" : ""
-            Console.error("zeropii: failed rows on lines \(shown.joined(separator: ", "))\(more)")
+            let rows = failedRowCount == 1 ? "failed row on" : "failed rows on"
+            let lines = failedLines.count == 1 && failedLines[0].count == 1 ? "line" : "lines"
+            Console.error("zeropii: \(rows) \(lines) \(shown.joined(separator: ", "))\(more)")
             return 1
         }
         return stopped || unreachableFromLine != nil ? 1 : 0

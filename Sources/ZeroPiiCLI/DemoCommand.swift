@@ -39,7 +39,7 @@ enum DemoCommand {
                 options.wireProfile = profile
                 onlyProfile = profile
             case .option(let name), .plain(let name):
-                Usage.fail("unknown option '\(name)'", hint: "run 'zeropii help demo'")
+                Usage.fail(ArgumentScanner.unknownMessage(name), hint: "run 'zeropii help demo'")
                 return 2
             }
         }

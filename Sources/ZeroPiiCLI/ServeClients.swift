@@ -19,8 +19,24 @@ enum ServeClients {
     /// A credentials file: one `ID:SECRET` per line; empty lines and lines starting with
     /// `#` are skipped. Errors name the line number, never its content.
     static func load(file path: String) -> Result<[String: String], Failure> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(Failure(message: "the client file \(path) cannot be read"))
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            // The system's reason (no such file, permission denied, a folder), read anew:
+            // Foundation's error text differs between platforms.
+            var status = stat()
+            let reason: String
+            if stat(path, &status) != 0 {
+                reason = Console.reason(errno)
+            } else if (status.st_mode & S_IFMT) == S_IFDIR {
+                reason = "it is a folder"
+            } else if access(path, R_OK) != 0 {
+                reason = Console.reason(errno)
+            } else {
+                reason = "it could not be read"
+            }
+            return .failure(Failure(message: "the client file \(path) cannot be read: \(reason)"))
         }
         var clients: [String: String] = [:]
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)

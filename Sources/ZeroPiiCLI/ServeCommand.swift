@@ -48,6 +48,11 @@ enum ServeCommand {
                 return 0
             case "--host":
                 guard let host = value(for: option) else { return 2 }
+                var address = in_addr()
+                guard inet_pton(AF_INET, host, &address) == 1 else {
+                    Usage.fail("--host takes an IPv4 address such as 127.0.0.1 or 0.0.0.0, not '\(host)'", hint: "run 'zeropii serve --help'")
+                    return 2
+                }
                 configuration.host = host
             case "--port":
                 guard let text = value(for: option) else { return 2 }
@@ -107,7 +112,7 @@ enum ServeCommand {
                 }
                 acceptedWireProfiles.formUnion(profiles)
             default:
-                Usage.fail("unknown option '\(option)'", hint: "run 'zeropii serve --help' for the options")
+                Usage.fail(ArgumentScanner.unknownMessage(option), hint: "run 'zeropii serve --help' for the options")
                 return 2
             }
         }
@@ -122,10 +127,6 @@ enum ServeCommand {
             }
         }
         configuration.clients = clients
-        if clients.isEmpty {
-            FileHandle.standardError.write(
-                Data("zeropii: no OAuth clients configured, so POST /oauth/token refuses every request (see --client-file, --demo-client)\n".utf8))
-        }
 
         let server: MockTokenizationServer
         do {
@@ -139,6 +140,11 @@ enum ServeCommand {
         }
         if server.vault.droppedBytes > 0, let path = configuration.dataFile {
             Console.error(ServerConnection.droppedTailNote(path: path, bytes: server.vault.droppedBytes))
+        }
+        // Once the server runs (not before a port-in-use error), and not when any token is
+        // accepted anyway.
+        if clients.isEmpty && !configuration.allowAnyToken {
+            Console.error("zeropii: no OAuth clients configured, so POST /oauth/token refuses every request (see --client-file, --demo-client)")
         }
         if configuration.acceptedWireProfiles.count < ZeroPiiWireProfile.allCases.count {
             let accepted = ZeroPiiWireProfile.allCases.filter(configuration.acceptedWireProfiles.contains).map(\.rawValue)

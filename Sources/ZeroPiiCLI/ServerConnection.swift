@@ -43,6 +43,9 @@ struct ServerConnection {
             guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
                 return "--api-url needs an http or https URL, for example https://api.example.com/"
             }
+            if dataDirectory != nil {
+                return "--data-dir is the embedded server's vault; with --api-url the service keeps the tokens, so leave it out"
+            }
             // Every profile needs TLS to reach another machine: plaintext carries the
             // values in clear, the CleverTap envelope carries its key beside them, and the
             // v1 envelope's keys come from the access token in the Authorization header
@@ -125,6 +128,8 @@ struct ServerConnection {
             if let token = options.accessToken {
                 provider = FixedTokenProvider(token: token)
                 source = .commandLine
+                Console.error(
+                    "zeropii: warning: --access-token shows the token to anyone who can list processes; use \(accessTokenVariable) instead")
             } else if let tokenURL = options.tokenURL.flatMap(URL.init(string:)), let clientID = options.clientID {
                 source = .tokenEndpoint(NetworkFailureText.redacted(tokenURL.absoluteString))
                 let grant = ClientCredentialsGrant(

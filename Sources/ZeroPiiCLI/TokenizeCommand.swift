@@ -185,7 +185,7 @@ enum TokenizeCommand {
                 }
                 options.connection.wireProfile = profile
             default:
-                return .failure("unknown option '\(option)'")
+                return .failure(ArgumentScanner.unknownMessage(option))
             }
         }
         if readsStandardInput {

@@ -218,8 +218,8 @@ final class ValueTokenizer {
                     throw stop
                 }
                 let which = first == last ? "\(positionName) \(first)" : "\(positionName)s \(first) to \(last)"
-                Console.error(
-                    "zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?")); their output lines are left empty")
+                let left = first == last ? "its output line is left empty" : "their output lines are left empty"
+                Console.error("zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?")); \(left)")
                 failed = true
                 summary.failedRows += positions.count
                 tokens = nil

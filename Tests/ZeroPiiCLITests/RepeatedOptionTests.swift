@@ -76,3 +76,34 @@ struct RepeatedOptionTests {
         }
     }
 }
+
+/// Messages name an unknown option only when it looks like one: anything else may be a
+/// value typed where an option goes.
+struct UnknownArgumentMessageTests {
+    @Test(arguments: [
+        ("--frobnicate", "unknown option '--frobnicate'"),
+        ("--foo-bar@example.com", "an argument is no option of this command (not shown: it may be a value)"),
+        ("--+1-555-0100", "an argument is no option of this command (not shown: it may be a value)"),
+        ("--Anna", "an argument is no option of this command (not shown: it may be a value)"),
+        ("--" + String(repeating: "a", count: 41), "an argument is no option of this command (not shown: it may be a value)"),
+    ])
+    func unknownArgumentsAreNamedOnlyWhenTheyLookLikeOptions(argument: String, message: String) {
+        #expect(ArgumentScanner.unknownMessage(argument) == message)
+        guard case .failure(let parsed) = TokenizeCommand.parse([argument, "x"], environment: [:]) else {
+            Issue.record("\(argument) was accepted")
+            return
+        }
+        #expect(parsed == message)
+    }
+
+    @Test func aDataDirectoryWithAnAPIURLIsAUsageError() {
+        guard
+            case .failure(let message) = TokenizeCommand.parse(
+                ["--api-url", "https://api.example.com/", "--access-token", "t", "--data-dir", "d", "x"], environment: [:])
+        else {
+            Issue.record("--data-dir with --api-url was accepted")
+            return
+        }
+        #expect(message == "--data-dir is the embedded server's vault; with --api-url the service keeps the tokens, so leave it out")
+    }
+}

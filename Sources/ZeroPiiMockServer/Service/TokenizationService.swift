@@ -163,7 +163,7 @@ final class TokenizationService: Sendable {
             values = [decoded.value]
         }
         if let invalid = values.firstIndex(where: { $0.isEmpty || $0.utf8.count > maximumValueBytes }) {
-            return .failure(Rejection(400, "invalid_value", "value \(invalid) is empty or longer than 4096 bytes"))
+            return .failure(Rejection(400, "invalid_value", "value \(invalid + 1) is empty or longer than 4096 bytes"))
         }
         return .success(values)
     }

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import ZeroPiiTestHelpers
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `zeropii serve` says before it runs: usage errors exit 2 with the reason, and a
+/// warning comes only when it applies, after the server could start.
+@Suite(.skippedUnderThreadSanitizer)
+struct ServeMessagesCommandLineTests {
+    @Test func aHostThatIsNoIPv4AddressIsAUsageError() throws {
+        for host in ["::1", "localhost", "127.0.0.256"] {
+            let run = try CommandLineTool.run(["serve", "--host", host])
+            #expect(run.status == 2, "\(host)")
+            #expect(run.errorOutput.hasPrefix("zeropii: --host takes an IPv4 address such as 127.0.0.1 or 0.0.0.0, not '\(host)'\n"))
+        }
+    }
+
+    @Test func aClientFileThatCannotBeReadSaysWhy() throws {
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let missing = try CommandLineTool.run(["serve", "--client-file", directory + "/missing.txt"])
+        #expect(missing.status == 2)
+        #expect(missing.errorOutput.hasPrefix("zeropii: the client file \(directory)/missing.txt cannot be read: no such file or directory\n"))
+        let folder = try CommandLineTool.run(["serve", "--client-file", directory])
+        #expect(folder.status == 2)
+        #expect(folder.errorOutput.hasPrefix("zeropii: the client file \(directory) cannot be read: it is a folder\n"))
+    }
+
+    /// A port in use is the one thing said, with no warning about OAuth clients first.
+    @Test func aPortInUseIsTheOnlyLine() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        #expect(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let run = try CommandLineTool.run(["serve", "--port", String(port)])
+        #expect(run.status == 1)
+        let lines = run.errorOutput.split(separator: "\n").map(String.init)
+        #expect(lines == ["zeropii: port \(port) is in use; choose another with --port or use --port 0"], "\(lines)")
+    }
+}
