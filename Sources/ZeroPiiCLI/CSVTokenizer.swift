@@ -73,17 +73,11 @@ final class CSVTokenizer {
         } catch is OutputClosedError {
             return OutputClosedError.exitStatus
         } catch let stop as any RunStop {
-            // The rows before the stop were tokenized: they are written, and an output
-            // file keeps its old contents.
-            Console.error("zeropii: \(stop)")
-            if let partial = output.keepPartial() { Console.error(Self.keptNote(output, partial: partial, upTo: lastWrittenLine)) }
-            return 1
+            // The rows before the stop were tokenized: they are written.
+            return EarlyEnd.stopped(by: stop, output: output, lastWrittenLine: lastWrittenLine)
         } catch let interrupted as Interrupted {
-            for (_, task) in inFlight { task.cancel() }
-            inFlight.removeAll()
-            let partial = output.keepPartial()
-            Console.error(Self.interruptedMessage(interrupted.signal, output: output, partial: partial, upTo: lastWrittenLine))
-            return 128 + interrupted.signal
+            // The batches in flight are cancelled as the run returns (see `defer`).
+            return EarlyEnd.interrupted(by: interrupted.signal, output: output, lastWrittenLine: lastWrittenLine)
         } catch let failure as CSVColumns.Failure {
             Usage.fail(failure.message, hint: failure.hint)
             return 2
@@ -213,25 +207,6 @@ final class CSVTokenizer {
             return 1
         }
         return stopped || unreachableFromLine != nil ? 1 : 0
-    }
-
-    /// What a run that stopped early says about its output file: the old contents stay,
-    /// the rows so far are in the partial file.
-    static func keptNote(_ output: OutputFile, partial: String, upTo line: Int) -> String {
-        let rows = line > 0 ? "the output up to line \(line) is in '\(partial)'" : "nothing was written to '\(partial)'"
-        return "zeropii: \(output.targetName) keeps its old contents; \(rows)"
-    }
-
-    /// The one line a run interrupted by `signal` ends with: where its output is, and how
-    /// to finish the work (a run again gives the same tokens from the same vault).
-    static func interruptedMessage(_ signal: Int32, output: OutputFile, partial: String?, upTo line: Int) -> String {
-        let name = Interruption.name(of: signal)
-        let done = line > 0 ? "the output up to line \(line)" : "no output"
-        guard let partial else {
-            return "zeropii: interrupted by \(name): \(output.targetName) holds \(done); run the same command again for the rest"
-        }
-        return "zeropii: interrupted by \(name): \(output.targetName) keeps its old contents and '\(partial)' holds \(done); "
-            + "run the same command again to finish (the vault gives the same tokens)"
     }
 
     /// Counts a failed row (one record, whatever lines it covers) and adds its lines to the report, joining them to the last range when they follow it.

@@ -85,17 +85,11 @@ final class ValueTokenizer {
         } catch is OutputClosedError {
             return OutputClosedError.exitStatus
         } catch let stop as any RunStop {
-            // The values before the stop were tokenized: their lines are written, and an
-            // output file keeps its old contents.
-            Console.error("zeropii: \(stop)")
-            if let partial = output.keepPartial() { Console.error(CSVTokenizer.keptNote(output, partial: partial, upTo: lastWrittenLine)) }
-            return 1
+            // The values before the stop were tokenized: their lines are written.
+            return EarlyEnd.stopped(by: stop, output: output, lastWrittenLine: lastWrittenLine)
         } catch let interrupted as Interrupted {
-            for (_, task) in inFlight { task.cancel() }
-            inFlight.removeAll()
-            let partial = output.keepPartial()
-            Console.error(CSVTokenizer.interruptedMessage(interrupted.signal, output: output, partial: partial, upTo: lastWrittenLine))
-            return 128 + interrupted.signal
+            // The batches in flight are cancelled as the run returns (see `defer`).
+            return EarlyEnd.interrupted(by: interrupted.signal, output: output, lastWrittenLine: lastWrittenLine)
         } catch {
             Console.error("zeropii: \(error)")
             return 1
