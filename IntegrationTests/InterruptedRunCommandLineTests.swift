@@ -42,9 +42,14 @@ struct InterruptedRunCommandLineTests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // Once the first rows are out (the output is written a megabyte at a time).
-        let started = blockUntil(atMost: 300) {
-            ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) > 0 || !process.isRunning
+        // The run's own file beside the output (`.out.csv.zeropii-XXXXXX`).
+        func writtenSoFar() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.filter { $0.hasPrefix(".out.csv.zeropii-") }.compactMap {
+                try? FileManager.default.attributesOfItem(atPath: directory + "/" + $0)[.size] as? Int
+            }.max() ?? 0
         }
+        let started = blockUntil(atMost: 300) { writtenSoFar() > 0 || !process.isRunning }
         #expect(started && process.isRunning, "the run ended before it could be interrupted")
         kill(process.processIdentifier, number)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

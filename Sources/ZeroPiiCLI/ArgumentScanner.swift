@@ -76,12 +76,17 @@ struct ArgumentScanner {
     }
 
     /// The usage error for an argument that is no option of the command. It is named only
-    /// when it looks like an option name (`--` and at most 40 letters, digits and dashes):
-    /// anything else may be a value put where an option goes, and values are personal data.
+    /// when it looks like an option name (`--`, a lowercase letter, then at most 39 more
+    /// lowercase letters, dashes and at most two digits): anything else may be a value put
+    /// where an option goes (an email, a card or phone number), and values are personal
+    /// data.
     static func unknownMessage(_ argument: String) -> String {
+        let name = argument.utf8.dropFirst(2)
+        let isDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) }
         let looksLikeAnOption =
-            argument.utf8.count <= 42 && argument.hasPrefix("-")
-            && argument.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+            argument.hasPrefix("--") && (1...40).contains(name.count) && name.first.map { (0x61...0x7A).contains($0) } == true
+            && name.allSatisfy { $0 == UInt8(ascii: "-") || (0x61...0x7A).contains($0) || isDigit($0) }
+            && name.filter(isDigit).count <= 2
         return looksLikeAnOption ? "unknown option '\(argument)'" : "an argument is no option of this command (not shown: it may be a value)"
     }
 

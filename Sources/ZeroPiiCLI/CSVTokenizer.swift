@@ -111,6 +111,7 @@ final class CSVTokenizer {
                 if header.isBlank {
                     summary.blankLines += 1
                     try output.write(header.bytes)
+                    lastWrittenLine = header.line
                     continue
                 }
                 switch CSVColumns.resolve(options.columns, in: header.fields.map(\.value)) {
@@ -121,6 +122,7 @@ final class CSVTokenizer {
                 }
                 headerFieldCount = header.fields.count
                 try output.write(header.bytes)
+                lastWrittenLine = header.line
                 headerWritten = true
             }
         }
@@ -186,7 +188,10 @@ final class CSVTokenizer {
         if !batch.records.isEmpty { try await dispatch(batch) }
         try await drain()
         try checkInterruption()
-        try output.finish()
+        // A run that stopped before the end of its input (--strict, a server that went
+        // away) does not replace an output file either.
+        let endedEarly = stopped || unreachableFromLine != nil
+        if endedEarly { try output.flush() } else { try output.finish() }
         progress.finish()
 
         summary.elapsed = Date().timeIntervalSince(started)
@@ -204,9 +209,9 @@ final class CSVTokenizer {
             let rows = failedRowCount == 1 ? "failed row on" : "failed rows on"
             let lines = failedLines.count == 1 && failedLines[0].count == 1 ? "line" : "lines"
             Console.error("zeropii: \(rows) \(lines) \(shown.joined(separator: ", "))\(more)")
-            return 1
         }
-        return stopped || unreachableFromLine != nil ? 1 : 0
+        if endedEarly { EarlyEnd.keepPartial(output, lastWrittenLine: lastWrittenLine) }
+        return endedEarly || !failedLines.isEmpty ? 1 : 0
     }
 
     /// Counts a failed row (one record, whatever lines it covers) and adds its lines to the report, joining them to the last range when they follow it.
@@ -258,7 +263,7 @@ final class CSVTokenizer {
             ))
         if inFlight.count >= options.concurrency {
             let (oldest, task) = inFlight.removeFirst()
-            try finish(oldest, await task.value)
+            try finish(oldest, await task.valueEndingWithItsWaiter)
         }
     }
 
@@ -266,7 +271,7 @@ final class CSVTokenizer {
     private func drain() async throws {
         while !inFlight.isEmpty {
             let (pending, task) = inFlight.removeFirst()
-            try finish(pending, await task.value)
+            try finish(pending, await task.valueEndingWithItsWaiter)
         }
     }
 
@@ -278,6 +283,8 @@ final class CSVTokenizer {
     }
 
     private func finish(_ batch: Batch, _ answers: [BatchTokenizeResult]) throws {
+        // A batch that a signal cancelled is no failure to report: the run ends here.
+        try checkInterruption()
         let failure = answers.first { !$0.isSuccess }
         let tokens = answers.flatMap(\.results)
         let networkFailure = failure.map { $0.httpStatusCode == nil && $0.errorKind == .network } ?? false

@@ -5,11 +5,17 @@ enum EarlyEnd {
     /// A ``RunStop`` (a vault that cannot write, refused credentials): exit status 1.
     static func stopped(by stop: any RunStop, output: OutputFile, lastWrittenLine: Int) -> Int32 {
         Console.error("zeropii: \(stop)")
-        if let partial = output.keepPartial() {
-            let rows = lastWrittenLine > 0 ? "the output up to line \(lastWrittenLine) is in '\(partial)'" : "nothing was written to '\(partial)'"
-            Console.error("zeropii: \(output.targetName) keeps its old contents; \(rows)")
-        }
+        keepPartial(output, lastWrittenLine: lastWrittenLine)
         return 1
+    }
+
+    /// For a run that ended before its input did (a stop, `--strict`, a server that went
+    /// away): renames what it wrote to `FILE.partial` and says so; nothing for standard
+    /// output.
+    static func keepPartial(_ output: OutputFile, lastWrittenLine: Int) {
+        guard let partial = output.keepPartial() else { return }
+        let rows = lastWrittenLine > 0 ? "the output up to line \(lastWrittenLine) is in '\(partial)'" : "'\(partial)' holds no row"
+        Console.error("zeropii: \(output.targetName) keeps its old contents, since the run stopped early; \(rows)")
     }
 
     /// SIGINT or SIGTERM: exit status 128 + the signal, as a shell reports a process that

@@ -7,34 +7,60 @@ import Glibc
 import Darwin
 #endif
 
-/// SIGINT and SIGTERM during a run: the first is noted for the run to stop at its next
-/// row, write out what it has, keep the old output file and exit with 128 + the signal;
-/// a second one ends the process at once (the old output file is still untouched, since
-/// it is replaced only by a finished run).
-final class Interruption {
-    private let received = Locked<Int32?>(nil)
+/// SIGINT and SIGTERM during a run. Before the run has begun tokenizing (waiting for
+/// another process's vault, for a FIFO's reader), the signal ends the process at once
+/// with one line: nothing was written. Once it has, the first signal is noted and the
+/// run's task cancelled, so that a batch waiting for a slow server ends at once; the run
+/// then keeps what it wrote, leaves the old output file as it was and exits with
+/// 128 + the signal. A second signal ends the process at once, with one line.
+final class Interruption: @unchecked Sendable {
+    // Sendable: `state` is a Locked; `sources` is written once, in `start`, before any
+    // other thread sees this object, and only kept alive after that.
+    private struct State {
+        var signal: Int32?
+        var tokenizing = false
+        var cancelRun: (@Sendable () -> Void)?
+    }
+
+    private let state = Locked(State())
     /// Kept for the life of the run: a released source stops delivering.
     private var sources: [DispatchSourceSignal] = []
 
     /// The signal received, if any.
-    var signal: Int32? { received.withLock { $0 } }
+    var signal: Int32? { state.withLock { $0.signal } }
 
-    /// Starts listening for SIGINT and SIGTERM instead of dying of them.
-    func start() {
+    /// Starts listening for SIGINT and SIGTERM instead of dying of them; `cancelRun`
+    /// cancels the run's task.
+    func start(cancelRun: @escaping @Sendable () -> Void) {
+        state.withLock { $0.cancelRun = cancelRun }
         sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
             ignore(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [received] in
-                let first = received.withLock { state -> Bool in
-                    guard state == nil else { return false }
-                    state = number
-                    return true
+            source.setEventHandler { [state] in
+                let (first, tokenizing, cancel) = state.withLock { state -> (Bool, Bool, (@Sendable () -> Void)?) in
+                    let first = state.signal == nil
+                    if first { state.signal = number }
+                    return (first, state.tokenizing, state.cancelRun)
                 }
-                if !first { _exit(128 + number) }
+                let name = Interruption.name(of: number)
+                if !tokenizing {
+                    Console.error("zeropii: interrupted by \(name) before anything was tokenized; no output file was changed")
+                    _exit(128 + number)
+                }
+                if !first {
+                    Console.error("zeropii: stopped at once by a second \(name); an --output file keeps its old contents")
+                    _exit(128 + number)
+                }
+                cancel?()
             }
             source.resume()
             return source
         }
+    }
+
+    /// Says that the run has begun tokenizing: from now on a signal lets it stop cleanly.
+    func tokenizingBegan() {
+        state.withLock { $0.tokenizing = true }
     }
 
     /// The signal's name for messages.

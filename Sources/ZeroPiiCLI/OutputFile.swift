@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,25 +14,27 @@ import Darwin
 /// ``OutputClosedError`` and the command ends quietly, as `cat` does. Other failures
 /// (a full disk) are a ``FileAccessError``.
 ///
-/// A file is replaced only by a run that finished: the rows go to `FILE.partial` beside
-/// it, which ``finish()`` renames onto `FILE` (one step: a reader sees the old file or
-/// the new one, never half of it). A run that stops before that (a signal, a vault that
-/// cannot write, refused credentials) leaves `FILE` as it was and keeps what it wrote in
-/// `FILE.partial` (``keepPartial()``); a run that fails before writing anything (a usage
-/// error, a server that cannot start) removes `FILE.partial` again. An output that is no
-/// regular file (a FIFO, `/dev/null`, a terminal) is written in place.
+/// A file is replaced only by a run that finished: the rows go to a new file of this run's
+/// own beside it (`.FILE.zeropii-XXXXXX`, created exclusively, so no existing file or
+/// link is ever opened), which ``finish()`` renames onto `FILE` with `FILE`'s permissions
+/// (one step: a reader sees the old file or the new one, never half of it; of two runs
+/// writing one `FILE`, the last to finish wins whole). A run that stops before that (a
+/// signal, a vault that cannot write, refused credentials, `--strict`) leaves `FILE` as it
+/// was and renames what it wrote to `FILE.partial` (``keepPartial()``); a run that fails
+/// before writing anything removes its file again. An output that is no regular file (a
+/// FIFO, `/dev/null`, a terminal) is written in place.
 final class OutputFile {
     private let name: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let flushThreshold: Int
     private var buffer: [UInt8] = []
-    /// For a file: the target and the partial file written until the run finishes.
-    private let paths: (target: String, partial: String)?
-    /// Whether the partial file is to stay when this goes away (renamed or kept).
+    /// For a file: the target and this run's own file, written until the run ends.
+    private let paths: (target: String, own: String)?
+    /// Whether this run's file has been renamed (onto the target or to the partial name).
     private var partialSettled = false
 
-    private init(name: String, descriptor: Int32, ownsDescriptor: Bool, flushThreshold: Int, paths: (target: String, partial: String)? = nil) {
+    private init(name: String, descriptor: Int32, ownsDescriptor: Bool, flushThreshold: Int, paths: (target: String, own: String)? = nil) {
         self.name = name
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
@@ -41,7 +45,7 @@ final class OutputFile {
 
     deinit {
         if ownsDescriptor { close(descriptor) }
-        if let paths, !partialSettled { unlink(paths.partial) }
+        if let paths, !partialSettled { unlink(paths.own) }
     }
 
     /// Standard output. Written in chunks of 64 KiB, so a reader sees rows as they are
@@ -50,11 +54,12 @@ final class OutputFile {
         OutputFile(name: "standard output", descriptor: STDOUT_FILENO, ownsDescriptor: false, flushThreshold: 64 << 10)
     }
 
-    /// The partial file a run writes for `path` until it finishes.
+    /// Where a run that stopped early leaves its rows for `path`.
     static func partialPath(for path: String) -> String { path + ".partial" }
 
     /// Opens the output for `path`; `-` is standard output. For a regular file, or one
-    /// that does not exist yet, the rows go to `path.partial` until ``finish()``.
+    /// that does not exist yet, the rows go to a new file of this run's own beside it
+    /// until ``finish()`` or ``keepPartial()``.
     /// - Throws: ``FileAccessError`` when it cannot be opened or created.
     static func create(_ path: String) throws -> OutputFile {
         if path == "-" { return standardOutput }
@@ -71,13 +76,19 @@ final class OutputFile {
         if exists && access(path, W_OK) != 0 {
             throw FileAccessError(description: "cannot write '\(path)': \(Console.reason(errno))")
         }
-        let partial = partialPath(for: path)
-        let mode = exists ? mode_t(status.st_mode & 0o7777) : 0o644
-        let descriptor = openForWriting(partial, flags: O_CREAT | O_TRUNC, mode: mode)
+        let folder = (path as NSString).deletingLastPathComponent
+        let own = (folder.isEmpty ? "" : folder + "/") + "." + (path as NSString).lastPathComponent + ".zeropii-XXXXXX"
+        var template = Array(own.utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw FileAccessError(description: "cannot write '\(partial)' (beside '\(path)'): \(Console.reason(errno))")
+            throw FileAccessError(description: "cannot write beside '\(path)': \(Console.reason(errno))")
         }
-        return OutputFile(name: "'\(partial)'", descriptor: descriptor, ownsDescriptor: true, flushThreshold: 1 << 20, paths: (path, partial))
+        let ownPath = String(cString: template)
+        // The target's permissions (mkstemp makes 0600); a new file gets 0644 less the umask.
+        let mask = umask(0)
+        _ = umask(mask)
+        _ = fchmod(descriptor, exists ? mode_t(status.st_mode & 0o7777) : 0o644 & ~mask)
+        return OutputFile(name: "'\(path)'", descriptor: descriptor, ownsDescriptor: true, flushThreshold: 1 << 20, paths: (path, ownPath))
     }
 
     /// Buffers `bytes`, writing the buffer out when it is full.
@@ -105,8 +116,8 @@ extension OutputFile {
         try flush()
         guard let paths, !partialSettled else { return }
         if fsync(descriptor) != 0 { throw FileAccessError(description: "writing \(name) failed: \(Console.reason(errno))") }
-        guard rename(paths.partial, paths.target) == 0 else {
-            throw FileAccessError(description: "cannot put '\(paths.partial)' in place of '\(paths.target)': \(Console.reason(errno))")
+        guard rename(paths.own, paths.target) == 0 else {
+            throw FileAccessError(description: "cannot put the new '\(paths.target)' in place: \(Console.reason(errno))")
         }
         partialSettled = true
     }
@@ -117,9 +128,12 @@ extension OutputFile {
     @discardableResult
     func keepPartial() -> String? {
         try? flush()
-        guard let paths else { return nil }
+        guard let paths, !partialSettled else { return nil }
+        let partial = Self.partialPath(for: paths.target)
+        // rename replaces whatever has that name (a link too) and never follows it.
+        guard rename(paths.own, partial) == 0 else { return nil }
         partialSettled = true
-        return paths.partial
+        return partial
     }
 
     /// How a message names the output: the target file, or standard output.

@@ -37,9 +37,21 @@ enum TokenizeCommand {
         case .options(let parsed):
             options = parsed
         }
-        let connect = { try await ServerConnection.open(options.connection, announce: !options.quiet, environment: environment) }
-        let interruption = handlesSignals ? Interruption() : nil
-        interruption?.start()
+        guard handlesSignals else { return await tokenize(options, environment: environment, interruption: nil) }
+        // The run in a task of its own, so that a signal can cancel it (and with it any
+        // request in flight); see Interruption.
+        let interruption = Interruption()
+        let run = Task { await tokenize(options, environment: environment, interruption: interruption) }
+        interruption.start(cancelRun: { run.cancel() })
+        return await run.value
+    }
+
+    private static func tokenize(_ options: Options, environment: [String: String], interruption: Interruption?) async -> Int32 {
+        let connect = {
+            let connection = try await ServerConnection.open(options.connection, announce: !options.quiet, environment: environment)
+            interruption?.tokenizingBegan()
+            return connection
+        }
 
         if options.values.isEmpty {
             // The input first, then the output: a missing input leaves no empty output behind.

@@ -91,10 +91,11 @@ enum Usage {
                                    one of these found most often on the header line (outside
                                    quotes); on a tie the earlier in that list; ',' if none
           --output FILE            where the rewritten CSV or the tokens go ('-', the default,
-                                   for standard output). The rows go to FILE.partial, which
-                                   replaces FILE when the run finishes; a run stopped by
-                                   SIGINT, SIGTERM, a full vault or a refused token keeps
-                                   FILE as it was and leaves FILE.partial with the rows so far
+                                   for standard output). FILE is replaced only when the run
+                                   finishes (its rows go to a new file beside it first); a
+                                   run that stops early (SIGINT, SIGTERM, --strict, a full
+                                   vault, a refused token, a server gone) keeps FILE as it
+                                   was and leaves the rows so far in FILE.partial
           --strict                 stop at the first malformed row instead of reporting it and going on
           --as string|double|float VALUEs as text (default), or as numbers sent the way the SDK
                                    sends a Double or Float (1e7 as 1.0E7, as on Android)

@@ -175,18 +175,20 @@ final class ValueTokenizer {
         inFlight.append((batch, Task { await sdk.batchTokenize(values) }))
         if inFlight.count >= options.concurrency {
             let (oldest, task) = inFlight.removeFirst()
-            try finish(oldest, await task.value)
+            try finish(oldest, await task.valueEndingWithItsWaiter)
         }
     }
 
     private func drain() async throws {
         while !inFlight.isEmpty {
             let (batch, task) = inFlight.removeFirst()
-            try finish(batch, await task.value)
+            try finish(batch, await task.valueEndingWithItsWaiter)
         }
     }
 
     private func finish(_ batch: Batch, _ result: BatchTokenizeResult?) throws {
+        // A batch that a signal cancelled is no failure to report: the run ends here.
+        try checkInterruption()
         let tokens: [String]?
         if let result {
             if result.isSuccess && result.results.count == batch.values.count {

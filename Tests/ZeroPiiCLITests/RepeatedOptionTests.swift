@@ -84,6 +84,10 @@ struct UnknownArgumentMessageTests {
         ("--frobnicate", "unknown option '--frobnicate'"),
         ("--foo-bar@example.com", "an argument is no option of this command (not shown: it may be a value)"),
         ("--+1-555-0100", "an argument is no option of this command (not shown: it may be a value)"),
+        ("--4111111111111111", "an argument is no option of this command (not shown: it may be a value)"),
+        ("--555-010-2345", "an argument is no option of this command (not shown: it may be a value)"),
+        ("--ab123", "an argument is no option of this command (not shown: it may be a value)"),
+        ("--utf16", "unknown option '--utf16'"),
         ("--Anna", "an argument is no option of this command (not shown: it may be a value)"),
         ("--" + String(repeating: "a", count: 41), "an argument is no option of this command (not shown: it may be a value)"),
     ])

@@ -113,8 +113,11 @@ struct TokenizeCommandRunTests {
             let rows = try String(contentsOfFile: directory + "/out.csv", encoding: .utf8).split(separator: "\n")
             #expect(rows.count == 3)
             #expect(!rows.contains { $0.contains("bad") })
+            // --strict stops the run early: the rows before the malformed one are kept in
+            // the partial file, and no output file is made.
             #expect(await TokenizeCommand.run(base + ["--strict", "--output", directory + "/strict.csv"]) == 1)
-            let strictRows = try String(contentsOfFile: directory + "/strict.csv", encoding: .utf8).split(separator: "\n")
+            #expect(!FileManager.default.fileExists(atPath: directory + "/strict.csv"))
+            let strictRows = try String(contentsOfFile: directory + "/strict.csv.partial", encoding: .utf8).split(separator: "\n")
             #expect(strictRows.count == 2)
             #expect(
                 await TokenizeCommand.run(["--data-dir", directory + "/data", "--quiet", "--csv", directory + "/in.csv", "--columns", "nope"]) == 2)
@@ -162,7 +165,9 @@ struct CircuitBreakerTests {
             let status = await CSVTokenizer(options: options, output: try OutputFile.create(options.outputPath)) { connection }
                 .run(input: try InputFile.open(directory + "/in.csv"))
             #expect(status == 1)
-            let output = try String(contentsOfFile: directory + "/out.csv", encoding: .utf8)
+            // The run stopped early: no output file, the rows so far in the partial file.
+            #expect(!FileManager.default.fileExists(atPath: directory + "/out.csv"))
+            let output = try String(contentsOfFile: directory + "/out.csv.partial", encoding: .utf8)
             #expect(output == "email\n")  // nothing untokenized was written
             // All 20 batches would be 40 attempts (each retried once). The breaker stops
             // reading after 3 failed batches in a row, with at most `concurrency` more
