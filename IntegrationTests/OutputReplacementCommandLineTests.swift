@@ -65,7 +65,7 @@ struct OutputReplacementCommandLineTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let output = directory + "/par.csv"
         let inputs = (0..<2).map { run in
-            Data((["id,email"] + (0..<20_000).map { "\($0),run\(run)-\($0)@example.com" }).joined(separator: "\n").utf8 + [0x0A])
+            Data((["id,email"] + (0..<2_000).map { "\($0),run\(run)-\($0)@example.com" }).joined(separator: "\n").utf8 + [0x0A])
         }
         for (index, input) in inputs.enumerated() { try input.write(to: URL(fileURLWithPath: directory + "/in\(index).csv")) }
         let runs = (0..<2).map { index -> Process in
