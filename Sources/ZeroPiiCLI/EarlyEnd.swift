@@ -15,7 +15,7 @@ enum EarlyEnd {
     static func keepPartial(_ output: OutputFile, lastWrittenLine: Int) {
         guard let partial = output.keepPartial() else { return }
         let rows = lastWrittenLine > 0 ? "the output up to line \(lastWrittenLine) is in '\(partial)'" : "'\(partial)' holds no row"
-        Console.error("zeropii: \(output.targetName) keeps its old contents, since the run stopped early; \(rows)")
+        Console.error("zeropii: \(output.name) keeps its old contents, since the run stopped early; \(rows)")
     }
 
     /// SIGINT or SIGTERM: exit status 128 + the signal, as a shell reports a process that
@@ -27,10 +27,10 @@ enum EarlyEnd {
         let done = lastWrittenLine > 0 ? "the output up to line \(lastWrittenLine)" : "no output"
         if let partial {
             Console.error(
-                "zeropii: interrupted by \(name): \(output.targetName) keeps its old contents and '\(partial)' holds \(done); "
+                "zeropii: interrupted by \(name): \(output.name) keeps its old contents and '\(partial)' holds \(done); "
                     + "run the same command again to finish (the vault gives the same tokens)")
         } else {
-            Console.error("zeropii: interrupted by \(name): \(output.targetName) holds \(done); run the same command again for the rest")
+            Console.error("zeropii: interrupted by \(name): \(output.name) holds \(done); run the same command again for the rest")
         }
         return 128 + signal
     }

@@ -24,7 +24,9 @@ import Darwin
 /// before writing anything removes its file again. An output that is no regular file (a
 /// FIFO, `/dev/null`, a terminal) is written in place.
 final class OutputFile {
-    private let name: String
+    /// How messages name the output: the target file (never this run's own file), or
+    /// standard output.
+    let name: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let flushThreshold: Int
@@ -135,9 +137,6 @@ extension OutputFile {
         partialSettled = true
         return partial
     }
-
-    /// How a message names the output: the target file, or standard output.
-    var targetName: String { paths.map { "'\($0.target)'" } ?? name }
 }
 
 /// The reader of the output has gone; the run ends quietly.
