@@ -84,3 +84,41 @@ final class Collected: @unchecked Sendable {
         return data ?? Data()
     }
 }
+
+/// A pipe read on another thread as the tool writes it, so a test can wait for a line
+/// with a deadline (a blocking read would hang the suite if the line never came).
+final class StreamedPipe: @unchecked Sendable {
+    // Sendable: `received` and `ended` are guarded by `lock`.
+    let pipe = Pipe()
+    private let lock = NSLock()
+    private var received = Data()
+    private var ended = false
+
+    /// Starts reading; call after the process that writes the pipe has started.
+    func startReading() {
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                lock.lock()
+                if chunk.isEmpty { ended = true } else { received.append(chunk) }
+                lock.unlock()
+                if chunk.isEmpty { return }
+            }
+        }
+    }
+
+    /// What has come so far, as text.
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// True once every writer has closed the pipe.
+    var isEnded: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return ended
+    }
+}

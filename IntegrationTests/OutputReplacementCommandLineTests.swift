@@ -57,7 +57,7 @@ struct OutputReplacementCommandLineTests {
         #expect(partial.split(separator: "\n").count == 2 && !partial.contains("a@x.io"))
         #expect(
             run.errorOutput.contains(
-                "zeropii: '\(output)' keeps its old contents, since the run stopped early; the output up to line 2 is in '\(output).partial'\n"))
+                "zeropii: the run stopped early: '\(output)' keeps its old contents and the output up to line 2 is in '\(output).partial'\n"))
     }
 
     @Test func twoRunsOnOneOutputLeaveOneWholeResult() throws {

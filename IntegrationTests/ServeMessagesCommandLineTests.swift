@@ -16,8 +16,20 @@ struct ServeMessagesCommandLineTests {
         for host in ["::1", "localhost", "127.0.0.256"] {
             let run = try CommandLineTool.run(["serve", "--host", host])
             #expect(run.status == 2, "\(host)")
-            #expect(run.errorOutput.hasPrefix("zeropii: --host takes an IPv4 address such as 127.0.0.1 or 0.0.0.0, not '\(host)'\n"))
+            #expect(run.errorOutput.hasPrefix("zeropii: --host takes an IPv4 address such as 127.0.0.1 or 0.0.0.0\n"))
         }
+    }
+
+    /// A value an option refuses is not shown: it may be data typed in the wrong place.
+    @Test func refusedValuesAreNotEchoed() throws {
+        let value = "alice@example.com"
+        for option in ["--host", "--port", "--token-ttl", "--wire"] {
+            let run = try CommandLineTool.run(["serve", option, value])
+            #expect(run.status == 2, "\(option)")
+            #expect(!run.errorOutput.contains(value), "\(run.errorOutput)")
+        }
+        let tokenize = try CommandLineTool.run(["tokenize", "--encoding", value, "x"])
+        #expect(tokenize.status == 2 && !tokenize.errorOutput.contains(value))
     }
 
     @Test func aClientFileThatCannotBeReadSaysWhy() throws {

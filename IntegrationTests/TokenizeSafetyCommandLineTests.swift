@@ -89,17 +89,14 @@ struct TokenizeSafetyCommandLineTests {
         #expect(noHeader.status == 2)
         #expect(
             noHeader.errorOutput
-                == "zeropii: the CSV has no column 'email'\nthe first line looks like data rather than a header (2 of 3 cells); --csv needs a first line that names the columns\n"
+                == "zeropii: the CSV has no column 'email'\nthe first line looks like data rather than a header (2 of 3 cells); --csv needs a first line that names the columns, or --no-header with --columns by position (1,3)\n"
         )
 
-        // Old Mac line endings: the whole file is one header line.
+        // Old Mac line endings: the header is the first line, not the whole file.
         try "email\ra@x.io\rb@x.io\r".write(toFile: directory + "/cr.csv", atomically: true, encoding: .utf8)
         let carriageReturns = try Self.tokenize(["--csv", directory + "/cr.csv", "--columns", "mail"], directory: directory)
         #expect(carriageReturns.status == 2)
-        #expect(
-            carriageReturns.errorOutput
-                == "zeropii: the CSV has no column 'mail'\nthe first line looks like data rather than a header (1 of 1 cell); --csv needs a first line that names the columns\n"
-        )
+        #expect(carriageReturns.errorOutput == "zeropii: the CSV has no column 'mail'; did you mean 'email'?\nits columns are: 'email'\n")
 
         // A header with one data-like cell: named by position; the suggestion never offers it.
         try "id,email,bob@x.io\n1,a@x.io,c@x.io\n".write(toFile: directory + "/odd.csv", atomically: true, encoding: .utf8)
@@ -304,7 +301,7 @@ struct NewVaultCommandLineTests {
         #expect(
             run.errorOutput
                 == "zeropii: the data directory \(typo) cannot be made: \(directory)/dta does not exist (a typo?); "
-                + "create \(directory)/dta first if a new vault belongs there\n")
+                + "add --create-data-dir if a new vault belongs there\n")
         #expect(!FileManager.default.fileExists(atPath: directory + "/dta"))
         #expect(run.output.isEmpty)
     }
@@ -316,6 +313,6 @@ struct NewVaultCommandLineTests {
         #expect(FileManager.default.createFile(atPath: directory + "/plain", contents: Data("x".utf8)))
         let run = try CommandLineTool.run(["tokenize", "--data-dir", directory + "/plain/data", "a@x.io"])
         #expect(run.status == 1)
-        #expect(run.errorOutput == "zeropii: the data directory \(directory)/plain/data could not be created: Not a directory\n")
+        #expect(run.errorOutput == "zeropii: the data directory \(directory)/plain/data could not be created: not a directory\n")
     }
 }

@@ -26,6 +26,8 @@ enum CSVColumns {
 
     static func resolve(_ requested: [String], in names: [String]) -> Result<Resolution, Failure> {
         var indexes: [Int] = []
+        /// The name in --columns that chose each column, for the message when two choose one.
+        var chosenBy: [Int: String] = [:]
         var notes: [String] = []
         // Notes on columns not chosen, kept until the end: a later name may choose them.
         var caseNotes: [(index: Int, text: String)] = []
@@ -33,8 +35,9 @@ enum CSVColumns {
             let exact = names.indices.filter { names[$0] == column }
             if !exact.isEmpty {
                 for index in exact {
-                    if let twice = repeated(index, in: indexes, names: names) { return .failure(twice) }
+                    if let twice = repeated(index, chosenBy: chosenBy, now: column, names: names) { return .failure(twice) }
                     indexes.append(index)
+                    chosenBy[index] = column
                 }
                 if exact.count > 1 {
                     let positions = exact.map { "\($0 + 1)" }.joined(separator: ", ")
@@ -53,8 +56,9 @@ enum CSVColumns {
             }
             let folded = names.indices.filter { names[$0].lowercased() == column.lowercased() }
             if folded.count == 1 {
-                if let twice = repeated(folded[0], in: indexes, names: names) { return .failure(twice) }
+                if let twice = repeated(folded[0], chosenBy: chosenBy, now: column, names: names) { return .failure(twice) }
                 indexes.append(folded[0])
+                chosenBy[folded[0]] = column
                 notes.append("the CSV has no column '\(column)'; using \(shown(folded[0], in: names)), which differs only in case")
                 continue
             }
@@ -71,16 +75,41 @@ enum CSVColumns {
 
     /// A column named twice (`--columns b,b`, or `email,Email`) would be sent and counted
     /// twice per row; it is refused instead.
-    private static func repeated(_ index: Int, in chosen: [Int], names: [String]) -> Failure? {
-        guard chosen.contains(index) else { return nil }
-        return Failure(message: "--columns names \(named(index, in: names)) twice", hint: "name each column once")
+    private static func repeated(_ index: Int, chosenBy: [Int: String], now name: String, names: [String]) -> Failure? {
+        guard let earlier = chosenBy[index] else { return nil }
+        let message =
+            earlier == name
+            ? "--columns names \(named(index, in: names)) twice"
+            : "--columns '\(earlier)' and '\(name)' both name \(named(index, in: names))"
+        return Failure(message: message, hint: "name each column once")
+    }
+
+    /// The columns at 1-based `positions` (`--no-header --columns 1,3`) in rows of
+    /// `fieldCount` fields (the first row's).
+    static func resolve(positions: [Int], fieldCount: Int) -> Result<Resolution, Failure> {
+        var indexes: [Int] = []
+        for position in positions {
+            guard position <= fieldCount else {
+                return .failure(
+                    Failure(
+                        message: "--columns \(position): the first row has \(RunSummary.count(fieldCount, "field"))",
+                        hint: "columns are counted from 1, up to \(fieldCount)"))
+            }
+            guard !indexes.contains(position - 1) else {
+                return .failure(Failure(message: "--columns gives column \(position) twice", hint: "give each column once"))
+            }
+            indexes.append(position - 1)
+        }
+        return .success(Resolution(indexes: indexes, notes: []))
     }
 
     /// Whether a header cell looks like data rather than a column name, so that no
-    /// message may show it: it holds an `@`, four or more digits or a line break, or
-    /// is longer than 40 characters.
+    /// message may show it: it holds an `@`, four or more digits, a line break or
+    /// another control character (which would act on the terminal), or is longer than
+    /// 40 characters.
     static func looksLikeData(_ name: String) -> Bool {
-        name.count > 40 || name.contains("@") || name.contains(where: \.isNewline) || name.filter(\.isWholeNumber).count >= 4
+        name.count > 40 || name.contains("@") || name.filter(\.isWholeNumber).count >= 4 || name.contains(where: \.isNewline)
+            || name.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.isNoncharacterCodePoint }
     }
 
     /// The header cell at `index` as a message shows it: quoted, or by its position
@@ -101,7 +130,7 @@ enum CSVColumns {
         let dataLike = names.filter(looksLikeData).count
         if dataLike * 2 > names.count {
             return
-                "the first line looks like data rather than a header (\(dataLike) of \(RunSummary.count(names.count, "cell"))); --csv needs a first line that names the columns"
+                "the first line looks like data rather than a header (\(dataLike) of \(RunSummary.count(names.count, "cell"))); --csv needs a first line that names the columns, or --no-header with --columns by position (1,3)"
         }
         return "its columns are: " + names.indices.map { shown($0, in: names) }.joined(separator: ", ")
     }

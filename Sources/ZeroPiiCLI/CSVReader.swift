@@ -2,10 +2,11 @@
 /// exact bytes so untouched fields, quoting and line endings can be written back as
 /// they came.
 ///
-/// Fields are separated by the delimiter (`,` `;` tab or `|`); records end with CRLF
-/// or LF; a field in double quotes may hold delimiters, quotes (doubled) and line
-/// breaks. A UTF-8 byte-order mark at the start is read past (``hasByteOrderMark``
-/// says it was there, so it can be written back).
+/// Fields are separated by the delimiter (`,` `;` tab or `|`); records end with CRLF,
+/// LF or, in a file whose first line ends with a lone CR (Excel for Mac's "Macintosh
+/// CSV"), CR; a field in double quotes may hold delimiters, quotes (doubled) and line
+/// breaks. The bytes are UTF-8 without a byte-order mark (``DecodedInput`` sees to
+/// both).
 ///
 /// Without a delimiter given, it is detected from the header line: of `,` `;` tab and
 /// `|`, the one found most often outside quotes on the first line that is not blank; on a tie the
@@ -57,7 +58,6 @@ struct CSVReader {
         case malformed(Malformed)
     }
 
-    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
     /// The delimiters detection chooses from, in the order that breaks a tie.
     static let detectableDelimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t"), UInt8(ascii: "|")]
 
@@ -66,9 +66,13 @@ struct CSVReader {
     /// The delimiter in use: the one given, or (after the first ``next()``) the one
     /// detected.
     private(set) var delimiter: UInt8
-    /// Whether the input started with a UTF-8 byte-order mark (known after the first
-    /// ``next()``).
-    private(set) var hasByteOrderMark = false
+    /// The byte that ends a line: LF (also when preceded by CR), or CR in a file whose
+    /// first line ends with a lone CR (known after the first ``next()``).
+    private(set) var lineBreak = Self.lineFeed
+
+    /// Receives the bytes of every malformed record as it is passed over (for
+    /// `--rejects`), before ``next()`` reports it.
+    var skippedRecords: (any SkippedRecordSink)?
 
     private let source: () throws -> [UInt8]?
     private let detectsDelimiter: Bool
@@ -89,10 +93,13 @@ struct CSVReader {
         self.source = source
     }
 
-    /// A reader over an input file, in chunks of 1 MiB.
-    init(input: InputFile, delimiter: UInt8?) {
+    /// A reader over an input, in chunks of up to 1 MiB.
+    init(input: DecodedInput, delimiter: UInt8?) {
         self.init(delimiter: delimiter) { try input.read() }
     }
+
+    /// Whether lines end with a lone CR.
+    private var endsLinesWithCarriageReturn: Bool { lineBreak == Self.carriageReturn }
 
     /// The next record, a malformed one, or nil at the end of the input.
     /// - Throws: what the source throws (a read error).
@@ -107,11 +114,13 @@ struct CSVReader {
             switch parseRecord(from: position, atEnd: exhausted) {
             case .needMore:
                 if buffer.count - position > maximumRecordBytes { return .malformed(try skipOversizedRecord()) }
-                try refill()
+                try refillUntilLineBreak()
             case .record(let end, let fields, let lines):
                 if end - position > maximumRecordBytes {
                     // Whole in one chunk, but over the limit all the same.
                     let problem = Malformed(lines: line...(line + lines - 1), reason: "the row is longer than \(maximumRecordBytes) bytes")
+                    try skippedRecords?.beginSkippedRecord(line: line, reason: problem.reason)
+                    try skippedRecords?.appendSkippedBytes(buffer[position..<end])
                     line += lines
                     position = end
                     return .malformed(problem)
@@ -122,8 +131,8 @@ struct CSVReader {
                 return .record(record)
             case .malformed(let problem, let resume):
                 let consumed = buffer[position..<resume]
-                let newlines = consumed.reduce(0) { $0 + ($1 == Self.lineFeed ? 1 : 0) }
-                let lastLine = line + newlines - (consumed.last == Self.lineFeed ? 1 : 0)
+                let newlines = consumed.reduce(0) { $0 + ($1 == lineBreak ? 1 : 0) }
+                let lastLine = line + newlines - (endsWithLineBreak(consumed) ? 1 : 0)
                 let reason: String
                 switch problem {
                 case .unclosedQuote(let lineOffset):
@@ -132,6 +141,8 @@ struct CSVReader {
                 case .quoteInUnquotedField: reason = "a quote inside an unquoted field"
                 }
                 let item = Malformed(lines: line...max(line, lastLine), reason: reason)
+                try skippedRecords?.beginSkippedRecord(line: line, reason: reason)
+                try skippedRecords?.appendSkippedBytes(consumed)
                 line += newlines
                 position = resume
                 return .malformed(item)
@@ -139,39 +150,43 @@ struct CSVReader {
         }
     }
 
-    /// Reads past a byte-order mark and detects the delimiter; ``next()`` does it
+    /// Detects the line break and the delimiter from the first line; ``next()`` does it
     /// first if it was not called.
     mutating func readPreamble() throws {
         guard !started else { return }
         started = true
-        while buffer.count < Self.byteOrderMark.count && !exhausted { try refill() }
-        if buffer.starts(with: Self.byteOrderMark) {
-            hasByteOrderMark = true
-            position = Self.byteOrderMark.count
-        }
-        guard detectsDelimiter else { return }
         var counts: [UInt8: Int] = [:]
         var inQuotes = false
         var lineHasText = false
+        var lineBreakFound = false
         var scanned = position
         scanning: while true {
             while scanned < buffer.count {
                 let byte = buffer[scanned]
-                scanned += 1
                 if byte == Self.quote {
                     inQuotes.toggle()
-                } else if !inQuotes {
+                } else if !inQuotes && (byte == Self.lineFeed || byte == Self.carriageReturn) {
+                    if byte == Self.carriageReturn && !lineBreakFound {
+                        // A CR decides only once the byte after it is known.
+                        if scanned + 1 >= buffer.count && !exhausted { break }
+                        let followedByLineFeed = scanned + 1 < buffer.count && buffer[scanned + 1] == Self.lineFeed
+                        if !followedByLineFeed { lineBreak = Self.carriageReturn }
+                    }
+                    lineBreakFound = true
                     // Blank lines before the header are passed over.
-                    if byte == Self.lineFeed && lineHasText { break scanning }
-                    if Self.detectableDelimiters.contains(byte) { counts[byte, default: 0] += 1 }
+                    if byte == lineBreak && lineHasText { break scanning }
+                } else if !inQuotes && Self.detectableDelimiters.contains(byte) {
+                    counts[byte, default: 0] += 1
                 }
                 if byte != Self.lineFeed && byte != Self.carriageReturn { lineHasText = true }
+                scanned += 1
             }
             if exhausted || buffer.count - position >= maximumRecordBytes { break }
             let shift = position
             try refill()
             scanned -= shift
         }
+        guard detectsDelimiter else { return }
         var best = delimiter
         var bestCount = 0
         for candidate in Self.detectableDelimiters where counts[candidate, default: 0] > bestCount {
@@ -179,6 +194,13 @@ struct CSVReader {
             bestCount = counts[candidate, default: 0]
         }
         delimiter = best
+    }
+
+    /// Whether `bytes` end with this input's line break (a CR's LF included).
+    private func endsWithLineBreak(_ bytes: some BidirectionalCollection<UInt8>) -> Bool {
+        guard let last = bytes.last else { return false }
+        if last == lineBreak { return true }
+        return endsLinesWithCarriageReturn && last == Self.lineFeed && bytes.dropLast().last == Self.carriageReturn
     }
 
     private mutating func refill() throws {
@@ -193,10 +215,24 @@ struct CSVReader {
         }
     }
 
+    /// Reads chunks until one brings a line break (no record can end before one), the
+    /// input ends, or the record outgrows the limit: parsing a long record again after
+    /// every chunk would take time quadratic in its length.
+    private mutating func refillUntilLineBreak() throws {
+        while true {
+            let kept = buffer.count - position
+            try refill()
+            let fresh = buffer[(position + kept)...]
+            if exhausted || fresh.contains(lineBreak) || buffer.count - position > maximumRecordBytes { return }
+        }
+    }
+
     /// Skips a record longer than ``maximumRecordBytes`` chunk by chunk, following
     /// quotes, to the line break that ends it (or to the end of the input).
     private mutating func skipOversizedRecord() throws -> Malformed {
         let firstLine = line
+        // The reason known now: a quote never closed also makes the row this long.
+        try skippedRecords?.beginSkippedRecord(line: firstLine, reason: "the row is longer than \(maximumRecordBytes) bytes")
         var newlines = 0
         var inQuotes = false
         var quoteOpenedOnLine = firstLine
@@ -210,9 +246,12 @@ struct CSVReader {
                 if byte == Self.quote {
                     inQuotes.toggle()
                     if inQuotes { quoteOpenedOnLine = firstLine + newlines }
-                } else if byte == Self.lineFeed {
+                } else if byte == lineBreak {
                     newlines += 1
                     if !inQuotes {
+                        // A CR's LF belongs to the same line break.
+                        if endsLinesWithCarriageReturn && scanned < buffer.count && buffer[scanned] == Self.lineFeed { scanned += 1 }
+                        try skippedRecords?.appendSkippedBytes(buffer[position..<scanned])
                         position = scanned
                         line += newlines
                         return Malformed(
@@ -220,13 +259,14 @@ struct CSVReader {
                     }
                 }
             }
+            try skippedRecords?.appendSkippedBytes(buffer[position...])
             buffer.removeAll(keepingCapacity: true)
             position = 0
             scanned = 0
             if exhausted { break }
             try refill()
         }
-        let lastLine = firstLine + newlines - (lastByte == Self.lineFeed ? 1 : 0)
+        let lastLine = firstLine + newlines - (lastByte == lineBreak ? 1 : 0)
         line += newlines
         let reason =
             inQuotes
@@ -279,7 +319,7 @@ struct CSVReader {
                         closed = true
                         break
                     }
-                    if byte == Self.lineFeed { lines += 1 }
+                    if byte == lineBreak { lines += 1 }
                     value.append(byte)
                     index += 1
                 }
@@ -288,10 +328,10 @@ struct CSVReader {
                     return .malformed(.unclosedQuote(lineOffset: openedAt), resume: buffer.count)
                 }
                 fields.append(Field(range: (fieldStart - start)..<(index - start), bytes: value, isQuoted: true))
-                if index < buffer.count, buffer[index] != delimiter, buffer[index] != Self.carriageReturn, buffer[index] != Self.lineFeed {
+                if index < buffer.count, buffer[index] != delimiter, buffer[index] != Self.carriageReturn, buffer[index] != lineBreak {
                     return skipLine(from: index, problem: .textAfterClosingQuote, atEnd: atEnd)
                 }
-                if index < buffer.count, buffer[index] == Self.carriageReturn {
+                if !endsLinesWithCarriageReturn, index < buffer.count, buffer[index] == Self.carriageReturn {
                     if index + 1 >= buffer.count {
                         if !atEnd { return .needMore }
                     } else if buffer[index + 1] != Self.lineFeed {
@@ -302,8 +342,8 @@ struct CSVReader {
                 // Unquoted field: up to a delimiter or the end of the line.
                 while index < buffer.count {
                     let byte = buffer[index]
-                    if byte == delimiter || byte == Self.lineFeed { break }
-                    if byte == Self.carriageReturn {
+                    if byte == delimiter || byte == lineBreak { break }
+                    if byte == Self.carriageReturn && !endsLinesWithCarriageReturn {
                         if index + 1 >= buffer.count && !atEnd { return .needMore }
                         if index + 1 < buffer.count && buffer[index + 1] == Self.lineFeed { break }
                     }
@@ -323,8 +363,14 @@ struct CSVReader {
             case delimiter:
                 index += 1
                 if index >= buffer.count && !atEnd { return .needMore }
-            case Self.carriageReturn:
+            case Self.carriageReturn where !endsLinesWithCarriageReturn:
+                // Only a CR before an LF ends a field here, so this is CRLF.
                 return .record(end: min(index + 2, buffer.count), fields: fields, lines: lines + 1)
+            case Self.carriageReturn:
+                // A lone CR, or a CRLF: the LF belongs to the same line break.
+                if index + 1 >= buffer.count && !atEnd { return .needMore }
+                let end = index + 1 < buffer.count && buffer[index + 1] == Self.lineFeed ? index + 2 : index + 1
+                return .record(end: end, fields: fields, lines: lines + 1)
             default:
                 return .record(end: index + 1, fields: fields, lines: lines + 1)
             }
@@ -334,8 +380,18 @@ struct CSVReader {
     /// Skips to the end of the current physical line after a malformed record.
     private func skipLine(from index: Int, problem: Problem, atEnd: Bool) -> Parse {
         var end = index
-        while end < buffer.count && buffer[end] != Self.lineFeed { end += 1 }
+        while end < buffer.count && buffer[end] != lineBreak { end += 1 }
         if end >= buffer.count && !atEnd { return .needMore }
+        if endsLinesWithCarriageReturn && end + 1 < buffer.count && buffer[end + 1] == Self.lineFeed { end += 1 }
+        if endsLinesWithCarriageReturn && end + 1 >= buffer.count && end < buffer.count && !atEnd { return .needMore }
         return .malformed(problem, resume: min(end + 1, buffer.count))
     }
+}
+
+/// Takes the records a ``CSVReader`` passes over as malformed, byte for byte, as they
+/// stream past (one may be far larger than the reader keeps in memory).
+protocol SkippedRecordSink: AnyObject {
+    /// A malformed record starts on `line`; its bytes follow.
+    func beginSkippedRecord(line: Int, reason: String) throws
+    func appendSkippedBytes(_ bytes: ArraySlice<UInt8>) throws
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiSDK
+import ZeroPiiWire
 
 /// Streams a CSV file through the SDK: reads records, tokenizes the chosen columns in
 /// batches of up to 1000 values with several batches in flight, and writes records in
@@ -20,6 +21,8 @@ final class CSVTokenizer {
     private let output: OutputFile
     private let connect: () async throws -> ServerConnection
     private let interruption: Interruption?
+    /// Where the rows left out go (`--rejects`), if anywhere.
+    private let rejects: RejectedRows?
     /// The last input line (CSV: the first line of the last row) whose output was written.
     private var lastWrittenLine = 0
 
@@ -35,6 +38,14 @@ final class CSVTokenizer {
     private let unreachableAfter = 3
     private var consecutiveNetworkFailures = 0
     private var lastNetworkFailure = ""
+    /// The number of fields every row must have: the header's, or with --no-header the
+    /// first row's.
+    private var fieldCount = 0
+    private var encoding = InputEncoding.utf8
+    /// Said after the summary when the server stopped answering.
+    private var notSentMessage: String?
+    /// The rows read so far, for the progress bar (the summary counts rows written).
+    private var rowsRead = 0
 
     private struct Batch {
         var records: [CSVReader.Record] = []
@@ -47,11 +58,12 @@ final class CSVTokenizer {
     /// - Parameter connect: opens the server connection; called once, when the first
     ///   values are ready to send. The tokenizer closes it at the end.
     init(
-        options: TokenizeCommand.Options, output: OutputFile, connect: @escaping () async throws -> ServerConnection,
-        interruption: Interruption? = nil
+        options: TokenizeCommand.Options, output: OutputFile, rejects: RejectedRows? = nil,
+        connect: @escaping () async throws -> ServerConnection, interruption: Interruption? = nil
     ) {
         self.options = options
         self.output = output
+        self.rejects = rejects
         self.connect = connect
         self.interruption = interruption
     }
@@ -63,7 +75,7 @@ final class CSVTokenizer {
 
     /// Tokenizes `input` to the output; returns the exit status. Problems are reported
     /// on standard error.
-    func run(input: InputFile) async -> Int32 {
+    func run(input: DecodedInput) async -> Int32 {
         defer {
             for (_, task) in inFlight { task.cancel() }
             connection?.close()
@@ -74,12 +86,22 @@ final class CSVTokenizer {
             return OutputClosedError.exitStatus
         } catch let stop as any RunStop {
             // The rows before the stop were tokenized: they are written.
-            return EarlyEnd.stopped(by: stop, output: output, lastWrittenLine: lastWrittenLine)
+            return EarlyEnd.stopped(by: stop, output: output, rejects: rejects, lastWrittenLine: lastWrittenLine)
         } catch let interrupted as Interrupted {
             // The batches in flight are cancelled as the run returns (see `defer`).
-            return EarlyEnd.interrupted(by: interrupted.signal, output: output, lastWrittenLine: lastWrittenLine)
+            return EarlyEnd.interrupted(by: interrupted.signal, output: output, rejects: rejects, lastWrittenLine: lastWrittenLine)
+        } catch is CancellationError {
+            // A signal cancelled the run while it waited for input.
+            guard let signal = interruption?.signal else {
+                Console.error("zeropii: the run was cancelled")
+                return 1
+            }
+            return EarlyEnd.interrupted(by: signal, output: output, rejects: rejects, lastWrittenLine: lastWrittenLine)
         } catch let failure as CSVColumns.Failure {
             Usage.fail(failure.message, hint: failure.hint)
+            return 2
+        } catch let problem as InputEncodingProblem {
+            Usage.fail(problem.message, hint: problem.hint)
             return 2
         } catch {
             Console.error("zeropii: \(error)")
@@ -87,43 +109,59 @@ final class CSVTokenizer {
         }
     }
 
-    private func process(_ input: InputFile) async throws -> Int32 {
+    private func process(_ input: DecodedInput) async throws -> Int32 {
         var reader = CSVReader(input: input, delimiter: options.delimiter)
-        let progress = Progress(enabled: !options.quiet && Console.errorIsTerminal, totalBytes: input.size)
+        reader.skippedRecords = rejects
+        let progress = Progress(quiet: options.quiet, input: input, output: output)
         // Also when the run stops early: the terminal's line is left clean.
         defer { progress.finish() }
-        var bytesRead = 0
         let started = Date()
 
-        // The header names the columns; blank lines before it pass through.
-        var columnIndexes: [Int] = []
-        var headerFieldCount = 0
-        var headerWritten = false
+        // The header names the columns (or, with --no-header, the first row shows how many
+        // there are); blank lines before it pass through.
         try reader.readPreamble()
-        if reader.hasByteOrderMark { try output.write(CSVReader.byteOrderMark) }
-        while !headerWritten, let item = try reader.next() {
+        encoding = input.encoding
+        if input.hadByteOrderMark, let mark = InputEncoding.utf8.byteOrderMark { try output.write(mark) }
+        if options.noHeader { try rejects?.start(delimiter: reader.delimiter, lineBreak: reader.lineBreak, header: nil) }
+        var columnIndexes: [Int] = []
+        var firstRow: CSVReader.Record?
+        var columnsKnown = false
+        while !columnsKnown, let item = try reader.next() {
             switch item {
             case .malformed(let problem):
-                Console.error("zeropii: the header row is malformed (\(Self.name(problem.lines)): \(problem.reason))")
-                return 1
-            case .record(let header):
-                bytesRead += header.bytes.count
-                if header.isBlank {
-                    summary.blankLines += 1
-                    try output.write(header.bytes)
-                    lastWrittenLine = header.line
+                if options.noHeader {
+                    reportMalformed(problem)
+                    if options.strict { return try end(early: true, progress: progress, started: started) }
                     continue
                 }
-                switch CSVColumns.resolve(options.columns, in: header.fields.map(\.value)) {
+                Console.error("zeropii: the header row is malformed (\(Self.name(problem.lines)): \(problem.reason))")
+                return 1
+            case .record(let record):
+                if record.isBlank {
+                    summary.blankLines += 1
+                    try output.write(record.bytes)
+                    lastWrittenLine = record.line
+                    continue
+                }
+                let resolved =
+                    options.noHeader
+                    ? CSVColumns.resolve(positions: options.columnPositions, fieldCount: record.fields.count)
+                    : CSVColumns.resolve(options.columns, in: record.fields.map(\.value))
+                switch resolved {
                 case .failure(let failure): throw failure
                 case .success(let resolution):
                     for note in resolution.notes { Console.error("zeropii: note: \(note)") }
                     columnIndexes = resolution.indexes
                 }
-                headerFieldCount = header.fields.count
-                try output.write(header.bytes)
-                lastWrittenLine = header.line
-                headerWritten = true
+                fieldCount = record.fields.count
+                columnsKnown = true
+                if options.noHeader {
+                    firstRow = record
+                } else {
+                    try rejects?.start(delimiter: reader.delimiter, lineBreak: reader.lineBreak, header: record.bytes)
+                    try output.write(record.bytes)
+                    lastWrittenLine = record.line
+                }
             }
         }
 
@@ -132,7 +170,16 @@ final class CSVTokenizer {
         var stopped = false
         var unreachableFromLine: Int?
 
-        reading: while headerWritten, let item = try reader.next() {
+        reading: while columnsKnown {
+            let item: CSVReader.Item
+            if let row = firstRow {
+                item = .record(row)
+                firstRow = nil
+            } else if let next = try reader.next() {
+                item = next
+            } else {
+                break
+            }
             try checkInterruption()
             if consecutiveNetworkFailures >= unreachableAfter {
                 switch item {
@@ -144,27 +191,27 @@ final class CSVTokenizer {
             }
             switch item {
             case .malformed(let problem):
-                let rows = problem.lines.count == 1 ? "the row was" : "the rows were"
-                Console.error("zeropii: \(Self.describe(problem.lines)) malformed (\(problem.reason)); \(rows) left out")
-                noteFailed(problem.lines)
+                reportMalformed(problem)
                 if options.strict {
                     stopped = true
                     break reading
                 }
             case .record(let record):
-                bytesRead += record.bytes.count
+                rowsRead += record.isBlank ? 0 : 1
                 if record.isBlank {
                     summary.blankLines += 1
                     batch.records.append(record)
                     batch.fieldIndexes.append([])
                 } else {
                     let indexes: [Int]
-                    switch Self.valueIndexes(record, columns: columnIndexes, fieldCount: headerFieldCount) {
+                    switch Self.valueIndexes(record, columns: columnIndexes, fieldCount: fieldCount) {
                     case .success(let found):
                         indexes = found
                     case .failure(let problem):
-                        Console.error("zeropii: line \(record.line) \(problem.reason); the row was left out")
+                        let reason = problem.reason(reference: referenceRow, encoding: encoding)
+                        Console.error("zeropii: line \(record.line) \(reason); the row was left out")
                         noteFailed(record.line...record.line)
+                        try rejects?.write(line: record.line, reason: reason, bytes: record.bytes)
                         if options.strict {
                             stopped = true
                             break reading
@@ -180,7 +227,7 @@ final class CSVTokenizer {
                 if batch.records.count >= rowsPerBatch || batch.values.count + columnIndexes.count > ZeroPiiSDK.maximumBatchSize {
                     try await dispatch(batch)
                     batch = Batch()
-                    progress.update(rows: summary.rows, bytes: bytesRead)
+                    progress.update(rows: rowsRead, bytes: input.bytesReadFromFile)
                 }
             }
         }
@@ -188,21 +235,34 @@ final class CSVTokenizer {
         if !batch.records.isEmpty { try await dispatch(batch) }
         try await drain()
         try checkInterruption()
+        if let line = unreachableFromLine {
+            notSentMessage =
+                "zeropii: the server at \(connection?.displayURL ?? "?") stopped answering (\(lastNetworkFailure)); lines \(line) to the end were not sent"
+        }
         // A run that stopped before the end of its input (--strict, a server that went
         // away) does not replace an output file either.
-        let endedEarly = stopped || unreachableFromLine != nil
-        if endedEarly { try output.flush() } else { try output.finish() }
+        return try end(early: stopped, progress: progress, started: started)
+    }
+
+    /// Ends the run: the files in place (or kept as partial ones when it stopped early),
+    /// the summary and the failed lines on standard error; returns the exit status.
+    private func end(early: Bool, progress: Progress, started: Date) throws -> Int32 {
+        try rejects?.endLine()
+        if early {
+            try output.flush()
+            try rejects?.output.flush()
+        } else {
+            try output.finish()
+            try rejects?.output.finish()
+        }
         progress.finish()
 
         summary.elapsed = Date().timeIntervalSince(started)
         summary.retries = connection?.retries.retries ?? 0
         summary.failedRows = failedRowCount
+        summary.rejectsName = early ? nil : rejects?.output.name
         if !options.quiet { Console.error(summary.text) }
-        if let line = unreachableFromLine {
-            Console.error(
-                "zeropii: the server at \(connection?.displayURL ?? "?") stopped answering (\(lastNetworkFailure)); lines \(line) to the end were not sent"
-            )
-        }
+        if let notSentMessage { Console.error(notSentMessage) }
         if !failedLines.isEmpty {
             let shown = failedLines.prefix(20).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
             let more = failedLines.count > 20 ? " and \(failedLines.count - 20) more" : ""
@@ -210,9 +270,21 @@ final class CSVTokenizer {
             let lines = failedLines.count == 1 && failedLines[0].count == 1 ? "line" : "lines"
             Console.error("zeropii: \(rows) \(lines) \(shown.joined(separator: ", "))\(more)")
         }
-        if endedEarly { EarlyEnd.keepPartial(output, lastWrittenLine: lastWrittenLine) }
-        return endedEarly || !failedLines.isEmpty ? 1 : 0
+        if early { EarlyEnd.keepPartial(output, rejects: rejects, lastWrittenLine: lastWrittenLine) }
+        return early || !failedLines.isEmpty ? 1 : 0
     }
+
+    /// Reports a malformed record on standard error (its bytes went to the rejects file
+    /// as the reader passed them).
+    private func reportMalformed(_ problem: CSVReader.Malformed) {
+        let rows = problem.lines.count == 1 ? "the row was" : "the rows were"
+        Console.error("zeropii: \(Self.describe(problem.lines)) malformed (\(problem.reason)); \(rows) left out")
+        noteFailed(problem.lines)
+    }
+
+    /// What a row's field count is compared with: "the header's", or with --no-header
+    /// "the first row's".
+    private var referenceRow: String { options.noHeader ? "the first row's" : "the header's" }
 
     /// Counts a failed row (one record, whatever lines it covers) and adds its lines to the report, joining them to the last range when they follow it.
     private func noteFailed(_ lines: ClosedRange<Int>) {
@@ -307,7 +379,10 @@ final class CSVTokenizer {
             if networkFailure { lastNetworkFailure = reason }
             let which = first == last ? "the row on line \(first)" : "rows on lines \(first) to \(last)"
             Console.error("zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?"))")
-            for row in rows { noteFailed(row.line...row.line) }
+            for row in rows {
+                noteFailed(row.line...row.line)
+                try rejects?.write(line: row.line, reason: "could not be tokenized: \(reason)", bytes: row.bytes)
+            }
             // Blank lines stay in the output even when their neighbours failed.
             for record in batch.records where record.isBlank { try output.write(record.bytes) }
             return
@@ -344,11 +419,14 @@ final class CSVTokenizer {
             let field = record.fields[column]
             guard field.isUTF8 else { return .failure(.notUTF8) }
             if field.value.isEmpty { continue }
-            guard field.value.utf8.count <= 4096 else { return .failure(.valueTooLong) }
+            guard field.value.utf8.count <= maximumValueBytes else { return .failure(.valueTooLong) }
             indexes.append(column)
         }
         return .success(indexes)
     }
+
+    /// The longest value the protocol takes, in UTF-8 bytes.
+    static let maximumValueBytes = WireLimits.maximumValueBytes
 
     /// Why a row's values cannot be sent.
     enum RowProblem: Error, Equatable {
@@ -358,12 +436,22 @@ final class CSVTokenizer {
         case notUTF8
 
         /// What the row's line has, for the one line naming it (never the value).
-        var reason: String {
+        /// - Parameters:
+        ///   - reference: what the field count is compared with: "the header's", "the
+        ///     first row's".
+        ///   - encoding: the input's encoding.
+        func reason(reference: String = "the header's", encoding: InputEncoding = .utf8) -> String {
             switch self {
-            case .tooManyFields(let count, let header): "has \(count) fields, more than the header's \(header) (an unquoted delimiter in a value?)"
-            case .tooFewFields(let count, let header): "has \(count) \(count == 1 ? "field" : "fields"), fewer than the header's \(header)"
-            case .valueTooLong: "has a value over 4096 bytes"
-            case .notUTF8: "has a value that is not UTF-8 (is the file in another encoding, such as Windows-1252? save it as UTF-8)"
+            case .tooManyFields(let count, let header):
+                return "has \(count) fields, more than \(reference) \(header) (an unquoted delimiter in a value?)"
+            case .tooFewFields(let count, let header):
+                return "has \(count) \(count == 1 ? "field" : "fields"), fewer than \(reference) \(header)"
+            case .valueTooLong:
+                return "has a value over \(CSVTokenizer.maximumValueBytes) bytes"
+            case .notUTF8 where encoding == .utf8:
+                return "has a value that is not UTF-8 (is the file in another encoding? give --encoding windows-1252 for Excel's CSV from Windows)"
+            case .notUTF8:
+                return "has a value that is not valid \(encoding.rawValue)"
             }
         }
     }

@@ -132,13 +132,23 @@ enum DemoCommand {
 }
 
 /// Sends through a URLSession transport and keeps the last exchange for display.
+///
+/// The transport is made at the first request: on Linux, Foundation makes folders under
+/// `HOME` (`.cache`, `.local`) when a session is made, and the data directory must be
+/// checked first, so that a `HOME` that does not exist stays that way.
 final class WireRecorder: HTTPTransport {
-    private let transport = URLSessionTransport()
+    private let transport = Locked<URLSessionTransport?>(nil)
     private let recorded = Locked<(request: TransportRequest, response: TransportResponse)?>(nil)
 
     var last: (request: TransportRequest, response: TransportResponse)? { recorded.withLock { $0 } }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let transport = self.transport.withLock { made in
+            if let made { return made }
+            let new = URLSessionTransport()
+            made = new
+            return new
+        }
         let response = try await transport.send(request)
         recorded.withLock { $0 = (request, response) }
         return response

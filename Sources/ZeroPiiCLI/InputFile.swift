@@ -68,8 +68,10 @@ final class InputFile {
     }
 
     /// The next bytes, up to `maximum`; nil at the end of the input.
-    /// - Throws: ``FileAccessError`` when the read fails.
+    /// - Throws: ``FileAccessError`` when the read fails; `CancellationError` when the
+    ///   calling task is cancelled while no input comes.
     func read(maximum: Int = 1 << 20) throws -> [UInt8]? {
+        try waitUntilReadable()
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: maximum) { buffer, count in
             while true {
@@ -85,6 +87,21 @@ final class InputFile {
         }
         return bytes.isEmpty ? nil : bytes
     }
+
+    /// Waits for input in slices of a fifth of a second, so that a run cancelled by a
+    /// signal while a slow producer (or a person) sends nothing stops waiting at once
+    /// instead of at the next line. A regular file is always ready.
+    private func waitUntilReadable() throws {
+        while true {
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, 200)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return }
+            if Task.isCancelled { throw CancellationError() }
+        }
+    }
+
+    /// True when the input is a terminal: someone typing, for whom a progress bar is noise.
+    var isTerminal: Bool { isatty(descriptor) == 1 }
 
     /// True when a read would not block: data (or the end) is waiting. Lets a command
     /// reading a terminal or a slow pipe answer what it has before waiting for more.

@@ -44,10 +44,12 @@ final class Interruption: @unchecked Sendable {
                 }
                 let name = Interruption.name(of: number)
                 if !tokenizing {
+                    OutputFile.removeUnfinishedFiles()
                     Console.error("zeropii: interrupted by \(name) before anything was tokenized; no output file was changed")
                     _exit(128 + number)
                 }
                 if !first {
+                    OutputFile.removeUnfinishedFiles()
                     Console.error("zeropii: stopped at once by a second \(name); an --output file keeps its old contents")
                     _exit(128 + number)
                 }

@@ -1,4 +1,5 @@
-/// Splits an input into lines (LF or CRLF) without holding more than one chunk and
+/// Splits an input into lines (LF or CRLF; or CR, in an input whose first line ends
+/// with a lone CR, as classic Mac text does) without holding more than one chunk and
 /// one line: a line longer than ``maximumLineBytes`` is skipped as it streams past and
 /// reported as too long.
 struct LineReader {
@@ -18,6 +19,11 @@ struct LineReader {
     private var exhausted = false
     private var discarding = false
     private var number = 1
+    /// The byte that ends a line, once the first line break has shown it.
+    private var lineBreak: UInt8?
+
+    private static let lineFeed = UInt8(ascii: "\n")
+    private static let carriageReturn = UInt8(ascii: "\r")
 
     /// - Parameters:
     ///   - maximumLineBytes: the longest line kept (4096 bytes: the longest value).
@@ -33,9 +39,10 @@ struct LineReader {
     /// The next line already read, or nil when more input is needed (``fill()``) or
     /// the input has ended (``isAtEnd``).
     mutating func nextBufferedLine() -> Line? {
-        if let lineFeed = buffer[position...].firstIndex(of: UInt8(ascii: "\n")) {
-            defer { position = lineFeed + 1 }
-            return takeLine(upTo: lineFeed)
+        if lineBreak == nil { lineBreak = firstLineBreak() }
+        if let end = buffer[position...].firstIndex(of: lineBreak ?? Self.lineFeed) {
+            defer { position = end + 1 }
+            return takeLine(upTo: end)
         }
         if exhausted {
             if position < buffer.count || discarding {
@@ -67,14 +74,25 @@ struct LineReader {
         }
     }
 
+    /// The line break the first one in the buffer shows: LF (also after a CR), or CR
+    /// when a lone one comes first; nil while it cannot be told yet.
+    private func firstLineBreak() -> UInt8? {
+        guard let first = buffer[position...].firstIndex(where: { $0 == Self.lineFeed || $0 == Self.carriageReturn }) else { return nil }
+        if buffer[first] == Self.lineFeed { return Self.lineFeed }
+        if first + 1 < buffer.count { return buffer[first + 1] == Self.lineFeed ? Self.lineFeed : Self.carriageReturn }
+        return exhausted ? Self.carriageReturn : nil
+    }
+
     private mutating func takeLine(upTo end: Int) -> Line {
         defer { number += 1 }
+        // With CR line breaks, the LF of a CRLF among them starts the next line.
+        if lineBreak == Self.carriageReturn && position < end && buffer[position] == Self.lineFeed { position += 1 }
         if discarding {
             discarding = false
             return .tooLong(number: number)
         }
         var last = end
-        if last > position && buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+        if lineBreak != Self.carriageReturn && last > position && buffer[last - 1] == Self.carriageReturn { last -= 1 }
         if last - position > maximumLineBytes { return .tooLong(number: number) }
         guard let text = StrictUTF8.decode(buffer[position..<last]) else { return .notUTF8(number: number) }
         return .text(number: number, text)

@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +48,22 @@ final class OutputFile {
 
     deinit {
         if ownsDescriptor { close(descriptor) }
-        if let paths, !partialSettled { unlink(paths.own) }
+        if let paths, !partialSettled {
+            unlink(paths.own)
+            Self.unfinished.withLock { _ = $0.remove(paths.own) }
+        }
+    }
+
+    /// This process's own files not yet renamed, for a process that must end at once.
+    private static let unfinished = Locked(Set<String>())
+
+    /// Removes every file of this process's runs not yet renamed into place: called just
+    /// before the process ends at once (a second SIGINT), which runs no deinit.
+    static func removeUnfinishedFiles() {
+        unfinished.withLock { paths in
+            for path in paths { unlink(path) }
+            paths.removeAll()
+        }
     }
 
     /// Standard output. Written in chunks of 64 KiB, so a reader sees rows as they are
@@ -86,12 +102,16 @@ final class OutputFile {
             throw FileAccessError(description: "cannot write beside '\(path)': \(Console.reason(errno))")
         }
         let ownPath = String(cString: template)
+        unfinished.withLock { _ = $0.insert(ownPath) }
         // The target's permissions (mkstemp makes 0600); a new file gets 0644 less the umask.
         let mask = umask(0)
         _ = umask(mask)
         _ = fchmod(descriptor, exists ? mode_t(status.st_mode & 0o7777) : 0o644 & ~mask)
         return OutputFile(name: "'\(path)'", descriptor: descriptor, ownsDescriptor: true, flushThreshold: 1 << 20, paths: (path, ownPath))
     }
+
+    /// True when the output is a terminal: a progress bar there would run into the rows.
+    var isTerminal: Bool { isatty(descriptor) == 1 }
 
     /// Buffers `bytes`, writing the buffer out when it is full.
     func write<Bytes: Sequence>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
@@ -122,6 +142,7 @@ extension OutputFile {
             throw FileAccessError(description: "cannot put the new '\(paths.target)' in place: \(Console.reason(errno))")
         }
         partialSettled = true
+        Self.unfinished.withLock { _ = $0.remove(paths.own) }
     }
 
     /// Writes out everything buffered for a run that stopped before the end, leaves the
@@ -135,6 +156,7 @@ extension OutputFile {
         // rename replaces whatever has that name (a link too) and never follows it.
         guard rename(paths.own, partial) == 0 else { return nil }
         partialSettled = true
+        Self.unfinished.withLock { _ = $0.remove(paths.own) }
         return partial
     }
 }

@@ -1,16 +1,28 @@
 import Foundation
 
-/// Rows done, rate, time left and a bar on standard error, when it is a terminal.
+/// Rows read, rate, time left and a bar on standard error, when it is a terminal and the
+/// rows go elsewhere (a bar between rows on one terminal would mangle both).
 final class Progress {
     private let enabled: Bool
     private let totalBytes: Int?
+    /// What is counted: "row" or "line".
+    private let unit: String
     private let started = Date()
     private var lastDrawn = Date.distantPast
     private var drawn = false
 
-    init(enabled: Bool, totalBytes: Int?) {
+    init(enabled: Bool, totalBytes: Int?, unit: String = "row") {
         self.enabled = enabled
         self.totalBytes = totalBytes
+        self.unit = unit
+    }
+
+    /// A bar for a run that writes `output` and reads `input`, drawn unless `--quiet`,
+    /// standard error is no terminal, the output is one, or someone types the input.
+    convenience init(quiet: Bool, input: DecodedInput, output: OutputFile, unit: String = "row") {
+        let inputIsTyped = input.file?.isTerminal ?? false
+        self.init(
+            enabled: !quiet && Console.errorIsTerminal && !output.isTerminal && !inputIsTyped, totalBytes: input.file?.size, unit: unit)
     }
 
     func update(rows: Int, bytes: Int) {
@@ -18,9 +30,9 @@ final class Progress {
         lastDrawn = Date()
         drawn = true
         let elapsed = max(0.001, Date().timeIntervalSince(started))
-        var line = "\r" + RunSummary.count(rows, "row").leftPadded(to: 14)
+        var line = "\r" + RunSummary.count(rows, unit).leftPadded(to: 14)
         if elapsed >= RunSummary.shortestRunWithARate {
-            line += String(format: "  %8.0f rows/s", Double(rows) / elapsed)
+            line += String(format: "  %8.0f \(unit)s/s", Double(rows) / elapsed)
         }
         if let totalBytes, totalBytes > 0 {
             let fraction = min(1, Double(bytes) / Double(totalBytes))

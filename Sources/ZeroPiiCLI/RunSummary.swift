@@ -12,6 +12,8 @@ struct RunSummary: Equatable {
     var blankLines = 0
     var retries = 0
     var failedRows = 0
+    /// The `--rejects` file the failed rows were copied to, as messages name it.
+    var rejectsName: String?
     var elapsed: TimeInterval = 0
 
     /// A rate over less than a second, or over no rows, says nothing; it is left out.
@@ -24,7 +26,7 @@ struct RunSummary: Equatable {
         ]
         if blankLines > 0 { parts.append(Self.count(blankLines, "blank line") + " passed through") }
         parts.append(Self.count(retries, "retry", plural: "retries"))
-        parts.append(Self.count(failedRows, unit) + " failed")
+        parts.append(Self.count(failedRows, unit) + " failed" + (rejectsName.map { " (copied to \($0))" } ?? ""))
         var time = String(format: "%.1f s", elapsed)
         if elapsed >= Self.shortestRunWithARate && rows > 0 {
             time += String(format: " (%.0f \(unit)s/s)", Double(rows) / elapsed)

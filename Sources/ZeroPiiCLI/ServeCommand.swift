@@ -50,14 +50,14 @@ enum ServeCommand {
                 guard let host = value(for: option) else { return 2 }
                 var address = in_addr()
                 guard inet_pton(AF_INET, host, &address) == 1 else {
-                    Usage.fail("--host takes an IPv4 address such as 127.0.0.1 or 0.0.0.0, not '\(host)'", hint: "run 'zeropii serve --help'")
+                    Usage.fail("--host takes an IPv4 address such as 127.0.0.1 or 0.0.0.0", hint: "run 'zeropii serve --help'")
                     return 2
                 }
                 configuration.host = host
             case "--port":
                 guard let text = value(for: option) else { return 2 }
                 guard let port = UInt16(text) else {
-                    Usage.fail("--port needs a number from 0 to 65535, not '\(text)'", hint: "run 'zeropii serve --help'")
+                    Usage.fail("--port needs a number from 0 to 65535", hint: "run 'zeropii serve --help'")
                     return 2
                 }
                 configuration.port = port
@@ -67,7 +67,7 @@ enum ServeCommand {
             case "--token-ttl":
                 guard let text = value(for: option) else { return 2 }
                 guard let seconds = Int(text), seconds > 0 else {
-                    Usage.fail("--token-ttl needs a positive number of seconds, not '\(text)'", hint: "run 'zeropii serve --help'")
+                    Usage.fail("--token-ttl needs a positive number of seconds", hint: "run 'zeropii serve --help'")
                     return 2
                 }
                 configuration.tokenLifetime = TimeInterval(seconds)
@@ -106,7 +106,7 @@ enum ServeCommand {
                 guard let list = value(for: option) else { return 2 }
                 guard let profiles = WireOption.profiles(in: list) else {
                     Usage.fail(
-                        "--wire takes a comma-separated list of \(WireOption.names.joined(separator: ", ")), not '\(list)'",
+                        "--wire takes a comma-separated list of \(WireOption.names.joined(separator: ", "))",
                         hint: "run 'zeropii serve --help'")
                     return 2
                 }

@@ -27,6 +27,8 @@ struct ServerConnection {
         var tokenURL: String?
         var clientID: String?
         var dataDirectory: String?
+        /// `--create-data-dir`: make `dataDirectory` with its missing parents.
+        var createsDataDirectoryParents = false
         /// How bodies travel (`--wire`); the embedded server accepts every profile.
         var wireProfile = ZeroPiiWireProfile.protocolV1
         /// `--insecure-http`: plain http to another machine is allowed (test networks).
@@ -34,6 +36,7 @@ struct ServerConnection {
 
         /// The usage error in this combination of options, if there is one.
         func problem(environment: [String: String]) -> String? {
+            if createsDataDirectoryParents && dataDirectory == nil { return "--create-data-dir goes with --data-dir DIR" }
             guard let apiURL else {
                 if accessToken != nil || tokenURL != nil || clientID != nil {
                     return "--access-token, --token-url and --client-id go with --api-url"
@@ -157,9 +160,10 @@ struct ServerConnection {
         let home =
             environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.path
-        let directory = options.dataDirectory ?? (home + "/.zeropii")
-        try DataDirectory.prepare(directory)
-        let vaultPath = directory + "/vault.db"
+        let directory = options.dataDirectory ?? DataDirectory.defaultPath(home: home)
+        try DataDirectory.prepare(
+            directory, origin: options.dataDirectory == nil ? .home(home) : .option, makeParents: options.createsDataDirectoryParents)
+        let vaultPath = (directory as NSString).appendingPathComponent("vault.db")
         let vaultExisted = FileManager.default.fileExists(atPath: vaultPath)
         var serverConfiguration = MockServerConfiguration()
         serverConfiguration.dataFile = vaultPath
@@ -167,7 +171,7 @@ struct ServerConnection {
         // them succeed with the same tokens.
         serverConfiguration.whenVaultIsLocked = {
             FileHandle.standardError.write(
-                Data("zeropii: the vault \(directory)/vault.db is in use by another zeropii process; waiting for it\n".utf8))
+                Data("zeropii: the vault \(vaultPath) is in use by another zeropii process; waiting for it\n".utf8))
         }
         let server: MockTokenizationServer
         do {
@@ -187,9 +191,9 @@ struct ServerConnection {
                 "zeropii: made a new vault \(vaultPath); its tokens differ from those of any other vault "
                     + "(another --data-dir, HOME or machine has its own)")
         }
-        if let mode = server.vault.tightenedFromMode { Console.error(ServerConnection.ownerOnlyNote(path: directory + "/vault.db", mode: mode)) }
+        if let mode = server.vault.tightenedFromMode { Console.error(ServerConnection.ownerOnlyNote(path: vaultPath, mode: mode)) }
         if server.vault.droppedBytes > 0 {
-            Console.error(ServerConnection.droppedTailNote(path: directory + "/vault.db", bytes: server.vault.droppedBytes))
+            Console.error(ServerConnection.droppedTailNote(path: vaultPath, bytes: server.vault.droppedBytes))
         }
         let provider = EmbeddedServerTokenProvider(server: server)
         let sdk = ZeroPiiSDK.initialize(

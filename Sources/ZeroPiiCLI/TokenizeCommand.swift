@@ -14,6 +14,14 @@ enum TokenizeCommand {
         var valueType = ValueType.string
         var csvPath: String?
         var columns: [String] = []
+        /// `--no-header`: the CSV's first line is data, and ``columnPositions`` (from 1)
+        /// say which columns to tokenize.
+        var noHeader = false
+        var columnPositions: [Int] = []
+        /// `--encoding`: how the input is written when no byte-order mark says so.
+        var encoding: InputEncoding?
+        /// `--rejects`: where a CSV run copies the rows it leaves out.
+        var rejectsPath: String?
         /// The CSV delimiter; nil to detect it from the header line.
         var delimiter: UInt8?
         var outputPath = "-"
@@ -57,22 +65,26 @@ enum TokenizeCommand {
             // The input first, then the output: a missing input leaves no empty output behind.
             let input: InputFile
             let output: OutputFile
+            var rejects: RejectedRows?
             do {
                 input = try InputFile.open(options.csvPath ?? options.valuesPath ?? "-")
-                if input.isSameFile(asPath: options.outputPath) {
-                    Usage.fail(
-                        "--output '\(options.outputPath)' is the input file; writing it would destroy the input", hint: "choose another --output")
+                for (option, path) in [("--output", options.outputPath), ("--rejects", options.rejectsPath ?? "-")]
+                where input.isSameFile(asPath: path) {
+                    Usage.fail("\(option) '\(path)' is the input file; writing it would destroy the input", hint: "choose another \(option)")
                     return 2
                 }
                 output = try OutputFile.create(options.outputPath)
+                if let path = options.rejectsPath { rejects = RejectedRows(output: try OutputFile.create(path)) }
             } catch {
                 Console.error("zeropii: \(error)")
                 return 1
             }
+            let decoded = DecodedInput(file: input, declared: options.encoding)
             if options.csvPath != nil {
-                return await CSVTokenizer(options: options, output: output, connect: connect, interruption: interruption).run(input: input)
+                return await CSVTokenizer(options: options, output: output, rejects: rejects, connect: connect, interruption: interruption)
+                    .run(input: decoded)
             }
-            return await ValueTokenizer(options: options, output: output, connect: connect, interruption: interruption).run(.lines(input))
+            return await ValueTokenizer(options: options, output: output, connect: connect, interruption: interruption).run(.lines(decoded))
         }
         let output: OutputFile
         do {
@@ -116,10 +128,11 @@ enum TokenizeCommand {
     /// Every option of `zeropii tokenize`.
     static let optionNames: Set<String> = [
         "--help", "-h", "--strict", "--quiet", "--insecure-http", "--csv", "--values-from", "--columns", "--delimiter", "--output",
-        "--as", "--concurrency", "--api-url", "--access-token", "--token-url", "--client-id", "--data-dir", "--wire",
+        "--as", "--concurrency", "--api-url", "--access-token", "--token-url", "--client-id", "--data-dir", "--wire", "--encoding",
+        "--no-header", "--rejects", "--create-data-dir",
     ]
     /// The options that take no value.
-    static let flagNames: Set<String> = ["--help", "-h", "--strict", "--quiet", "--insecure-http"]
+    static let flagNames: Set<String> = ["--help", "-h", "--strict", "--quiet", "--insecure-http", "--no-header", "--create-data-dir"]
     /// The options whose values add up when given more than once; every other option may
     /// be given once.
     static let listOptionNames: Set<String> = ["--columns"]
@@ -141,11 +154,13 @@ enum TokenizeCommand {
             }
             if let repeated = scanner.repeatedOption { return .failure(ArgumentScanner.repeatedMessage(repeated)) }
             switch option {
-            case "--help", "-h", "--strict", "--quiet", "--insecure-http":
+            case "--help", "-h", "--strict", "--quiet", "--insecure-http", "--no-header", "--create-data-dir":
                 if scanner.flagHasValue { return .failure("\(option) takes no value") }
                 if option == "--strict" { options.strict = true }
                 if option == "--quiet" { options.quiet = true }
                 if option == "--insecure-http" { options.connection.insecureHTTP = true }
+                if option == "--no-header" { options.noHeader = true }
+                if option == "--create-data-dir" { options.connection.createsDataDirectoryParents = true }
                 if option == "--help" || option == "-h" { return .help }
             case "--csv":
                 guard let path = scanner.value() else { return .failure("--csv needs a file (or '-' for standard input)") }
@@ -166,6 +181,14 @@ enum TokenizeCommand {
             case "--output":
                 guard let path = scanner.value() else { return .failure("--output needs a file (or '-' for standard output)") }
                 options.outputPath = path
+            case "--rejects":
+                guard let path = scanner.value(), !path.isEmpty else { return .failure("--rejects needs a file") }
+                options.rejectsPath = path
+            case "--encoding":
+                guard let name = scanner.value(), let encoding = InputEncoding(optionValue: name) else {
+                    return .failure("--encoding takes \(InputEncoding.optionValues)")
+                }
+                options.encoding = encoding
             case "--as":
                 guard let text = scanner.value(), let type = ValueType(rawValue: text) else {
                     return .failure("--as needs string, double or float")
@@ -211,9 +234,29 @@ enum TokenizeCommand {
         if options.csvPath != nil {
             if options.columns.isEmpty { return .failure("--csv needs --columns") }
             if options.valueType != .string { return .failure("--as goes with values, not --csv") }
+            if options.noHeader {
+                // Positions, never names: a name would be looked for in a line of data.
+                var positions: [Int] = []
+                for column in options.columns {
+                    guard let position = Int(column.trimmingCharacters(in: .whitespaces)), position >= 1 else {
+                        return .failure("with --no-header, --columns takes column numbers counted from 1 (--columns 1,3), not names")
+                    }
+                    positions.append(position)
+                }
+                options.columnPositions = positions
+            }
+            if let rejects = options.rejectsPath {
+                if rejects == "-" { return .failure("--rejects needs a file, not standard output") }
+                if rejects == options.outputPath { return .failure("--rejects and --output name the same file") }
+            }
         } else {
             if !options.columns.isEmpty { return .failure("--columns goes with --csv") }
             if options.delimiter != nil { return .failure("--delimiter goes with --csv") }
+            if options.noHeader { return .failure("--no-header goes with --csv") }
+            if options.rejectsPath != nil {
+                return .failure("--rejects goes with --csv (values one per line keep their place: a failed one gets an empty output line)")
+            }
+            if options.encoding != nil && options.values.count > 0 { return .failure("--encoding goes with an input file or '-', not with values") }
             if options.valuesPath != nil && options.valueType != .string {
                 return .failure("--as goes with values given as arguments, not with '-' or --values-from")
             }

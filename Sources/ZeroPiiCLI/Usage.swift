@@ -87,6 +87,16 @@ enum Usage {
                                    Every column headed by exactly that name is tokenized
                                    (a note says when there are several); a name that
                                    differs only in case from one column is used, with a note
+          --no-header              the CSV has no header row: its first line is data, and
+                                   --columns gives positions counted from 1 (--columns 1,3);
+                                   every row must have as many fields as the first
+          --encoding E             how the input is written when no byte-order mark says so:
+                                   utf-8 (default), windows-1252 (Excel's CSV on Windows),
+                                   iso-8859-1, utf-16le or utf-16be. Values are converted to
+                                   UTF-8 before they are tokenized; output is always UTF-8
+          --rejects FILE           copy every row left out of the output to FILE, as it
+                                   came, behind two fields: its line number and the reason
+                                   (with the header in front). Replaced like --output
           --delimiter D            the CSV delimiter: ',' ';' '|' or 'tab'. Without it, the
                                    one of these found most often on the header line (outside
                                    quotes); on a tie the earlier in that list; ',' if none
@@ -100,12 +110,19 @@ enum Usage {
           --as string|double|float VALUEs as text (default), or as numbers sent the way the SDK
                                    sends a Double or Float (1e7 as 1.0E7, as on Android)
 
-        CSV as spreadsheets write it: a UTF-8 byte-order mark is kept; blank lines are
-        copied as they are; CRLF or LF line endings and quoting are kept. A quote never
-        closed takes in the rest of the file; the report names the line it was opened on
-        and the lines it took. A row with more or fewer fields than the header (such as
-        an unquoted "Smith, John") is reported by line and left out. A row's values may
-        outnumber a request's 1000: they are sent in several and put back in order.
+        CSV as spreadsheets write it: a byte-order mark says the encoding (UTF-8, UTF-16 LE
+        or BE; Excel's "Unicode Text" is UTF-16 with tabs), and the output starts with a
+        UTF-8 one when the input had any; blank lines are copied as they are; CRLF, LF or
+        CR (Excel for Mac) line endings and quoting are kept. A quote never closed takes
+        in the rest of the file; the report names the line it was opened on and the lines
+        it took. A row's values may outnumber a request's 1000: they are sent in several
+        and put back in order.
+
+        Rows left out (each reported by line number, never by value, and copied to
+        --rejects FILE if given): a malformed row; a row with more or fewer fields than
+        the header (such as an unquoted "Smith, John"); a row longer than 16 MiB; a row
+        whose value to tokenize is over 4096 bytes (UTF-8) or not valid in the input's
+        encoding; a row whose batch the server did not tokenize.
 
         Messages never show a header cell that looks like data (one holding '@', four or
         more digits or a line break, or longer than 40 characters): it is named by its
@@ -120,6 +137,7 @@ enum Usage {
           --data-dir DIR           the embedded server's vault directory (default ~/.zeropii);
                                    made if missing, but only in a folder that exists. A run
                                    that makes a new vault says so: its tokens are its own
+          --create-data-dir        make --data-dir's missing parent folders too
           --wire PROFILE           how bodies travel: v1 (the ZeroPii envelope, default),
                                    clevertap (the envelope of CleverTap's Android SDK, for
                                    CleverTap's service) or plaintext (values in clear)
@@ -145,10 +163,13 @@ enum Usage {
         An access token the API refuses (HTTP 401) stops the run at the first batch, with
         one line saying where the token came from.
 
-        Exit status: 0 when everything was tokenized, 1 when some rows or values could not
-        be (reported by line number, never by value), a file could not be read or
-        written, or the run stopped; 2 for a usage error; 130 or 143 after SIGINT or
-        SIGTERM (a second one ends the run at once).
+        Exit status:
+          0        everything was tokenized
+          1        some rows or values could not be (reported by line number, never by
+                   value), a file could not be read or written, or the run stopped
+          2        a usage error: an option, a column, or an encoding that does not fit
+          130/143  SIGINT/SIGTERM (a second one ends the run at once)
+          141      the reader of the output went away
         """
 
     static let demo = """

@@ -16,7 +16,7 @@ import ZeroPiiSDK
 final class ValueTokenizer {
     enum Source {
         case arguments([String])
-        case lines(InputFile)
+        case lines(DecodedInput)
     }
 
     private let options: TokenizeCommand.Options
@@ -90,34 +90,51 @@ final class ValueTokenizer {
         } catch let interrupted as Interrupted {
             // The batches in flight are cancelled as the run returns (see `defer`).
             return EarlyEnd.interrupted(by: interrupted.signal, output: output, lastWrittenLine: lastWrittenLine)
+        } catch is CancellationError {
+            // A signal cancelled the run while it waited for input.
+            guard let signal = interruption?.signal else {
+                Console.error("zeropii: the run was cancelled")
+                return 1
+            }
+            return EarlyEnd.interrupted(by: signal, output: output, lastWrittenLine: lastWrittenLine)
+        } catch let problem as InputEncodingProblem {
+            Usage.fail(problem.message, hint: problem.hint)
+            return 2
         } catch {
             Console.error("zeropii: \(error)")
             return 1
         }
     }
 
-    private func tokenizeLines(of input: InputFile) async throws {
-        var reader = LineReader { try input.read(maximum: 64 << 10) }
+    private func tokenizeLines(of input: DecodedInput) async throws {
+        var reader = LineReader { try input.read() }
         var batch = Batch()
+        let progress = Progress(quiet: options.quiet, input: input, output: output, unit: "line")
+        // Also when the run stops early: the terminal's line is left clean.
+        defer { progress.finish() }
+        var linesRead = 0
         while true {
             try checkInterruption()
             if let line = reader.nextBufferedLine() {
+                linesRead += 1
                 switch line {
                 case .text(let number, let value):
                     try await add(position: number, value: value, to: &batch)
                 case .tooLong(let number):
-                    Console.error("zeropii: line \(number) is longer than 4096 bytes; its output line is left empty")
+                    Console.error("zeropii: line \(number) is longer than \(CSVTokenizer.maximumValueBytes) bytes; its output line is left empty")
                     try await keepPlace(of: number, in: &batch)
                 case .notUTF8(let number):
-                    Console.error(
-                        "zeropii: line \(number) is not UTF-8 (is the input in another encoding, such as Windows-1252?); its output line is left empty"
-                    )
+                    let problem =
+                        input.encoding == .utf8
+                        ? "is not UTF-8 (is the input in another encoding? give --encoding windows-1252 for text from Windows)"
+                        : "is not valid \(input.encoding.rawValue)"
+                    Console.error("zeropii: line \(number) \(problem); its output line is left empty")
                     try await keepPlace(of: number, in: &batch)
                 }
                 continue
             }
             if reader.isAtEnd { break }
-            if !input.isReadyToRead {
+            if !(input.file?.isReadyToRead ?? true) {
                 // Someone is typing, or a producer is slow: answer what came so far.
                 try await dispatch(batch)
                 batch = Batch()
@@ -125,6 +142,7 @@ final class ValueTokenizer {
                 try output.flush()
             }
             try reader.fill()
+            progress.update(rows: linesRead, bytes: input.bytesReadFromFile)
         }
         try await dispatch(batch)
     }
@@ -133,8 +151,9 @@ final class ValueTokenizer {
         if value.isEmpty {
             summary.blankLines += 1
             batch.items.append((position, nil))
-        } else if value.utf8.count > 4096 {
-            Console.error("zeropii: \(positionName) \(position) is longer than 4096 bytes; its output line is left empty")
+        } else if value.utf8.count > CSVTokenizer.maximumValueBytes {
+            Console.error(
+                "zeropii: \(positionName) \(position) is longer than \(CSVTokenizer.maximumValueBytes) bytes; its output line is left empty")
             try await keepPlace(of: position, in: &batch)
             return
         } else {

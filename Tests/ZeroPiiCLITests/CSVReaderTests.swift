@@ -77,7 +77,8 @@ struct CSVReaderTests {
         #expect(Self.records(Self.read("\n")).first?.fields.map(\.value) == [""])
         #expect(Self.records(Self.read("a,b,")).first?.fields.map(\.value) == ["a", "b", ""])
         #expect(Self.records(Self.read("\"\"")).first?.fields.map(\.value) == [""])
-        #expect(Self.records(Self.read("a\rb,c\n")).first?.fields.map(\.value) == ["a\rb", "c"])
+        // An LF (or CRLF) first makes a lone CR later part of a field.
+        #expect(Self.records(Self.read("h,i\na\rb,c\n")).last?.fields.map(\.value) == ["a\rb", "c"])
         #expect(Self.records(Self.read("Zürich,日本\n")).first?.fields.map(\.value) == ["Zürich", "日本"])
     }
 
@@ -106,28 +107,87 @@ struct CSVReaderTests {
         #expect(CSVTokenizer.valueIndexes(records[0], columns: [2], fieldCount: 3) == .failure(.tooManyFields(4, header: 3)))
         #expect(CSVTokenizer.valueIndexes(records[1], columns: [1], fieldCount: 3) == .failure(.tooFewFields(2, header: 3)))
         #expect(
-            CSVTokenizer.RowProblem.tooManyFields(4, header: 3).reason == "has 4 fields, more than the header's 3 (an unquoted delimiter in a value?)"
+            CSVTokenizer.RowProblem.tooManyFields(4, header: 3).reason()
+                == "has 4 fields, more than the header's 3 (an unquoted delimiter in a value?)"
         )
-        #expect(CSVTokenizer.RowProblem.tooFewFields(1, header: 3).reason == "has 1 field, fewer than the header's 3")
+        #expect(CSVTokenizer.RowProblem.tooFewFields(1, header: 3).reason() == "has 1 field, fewer than the header's 3")
+        #expect(
+            CSVTokenizer.RowProblem.tooFewFields(2, header: 3).reason(reference: "the first row's") == "has 2 fields, fewer than the first row's 3")
+        #expect(CSVTokenizer.RowProblem.notUTF8.reason(encoding: .utf16LittleEndian) == "has a value that is not valid utf-16le")
+        #expect(CSVTokenizer.RowProblem.notUTF8.reason().contains("--encoding windows-1252"))
     }
 }
 
 /// The CSV dialects spreadsheets write: a byte-order mark, `;` tab and `|`, blank
 /// lines, and the reports for quotes never closed and records too long to hold.
 struct CSVDialectTests {
+    /// Excel for Mac's "Macintosh CSV" ends lines with a lone CR; found from outside:
+    /// the whole file read as one header line. The first line break decides: a lone CR
+    /// makes CR the line break (a CRLF among them is one break too), a CRLF or an LF
+    /// keeps LF, and a lone CR inside a field is then data.
     @Test(arguments: [1, 2, 3, 5, 1 << 20])
-    func aByteOrderMarkIsReadPastAndRemembered(chunkSize: Int) {
-        let body = Array("id;Email\r\n1;a@b.io\r\n".utf8)
-        let (items, reader) = CSVReaderTests.read(CSVReader.byteOrderMark + body, chunkSize: chunkSize, delimiter: nil)
-        let records = CSVReaderTests.records(items)
-        #expect(reader.hasByteOrderMark)
+    func linesEndingWithALoneCarriageReturnAreRecords(chunkSize: Int) {
+        let text = "id;email\r1;\"a\rb@c.io\"\r\r2;d@e.io\r\n3;f@g.io"
+        let (items, reader) = CSVReaderTests.read(Array(text.utf8), chunkSize: chunkSize, delimiter: nil)
+        #expect(reader.lineBreak == UInt8(ascii: "\r"))
         #expect(reader.delimiter == UInt8(ascii: ";"))
-        #expect(records.first?.fields.map(\.value) == ["id", "Email"])
-        #expect(records.flatMap(\.bytes) == body)
-        #expect(records.map(\.line) == [1, 2])
+        let records = CSVReaderTests.records(items)
+        #expect(records.map { $0.fields.map(\.value) } == [["id", "email"], ["1", "a\rb@c.io"], [""], ["2", "d@e.io"], ["3", "f@g.io"]])
+        // The quoted CR is a line of its own: record 3 starts on line 4.
+        #expect(records.map(\.line) == [1, 2, 4, 5, 6])
+        #expect(records[2].isBlank)
+        #expect(records.flatMap(\.bytes) == Array(text.utf8))
 
-        let (_, plain) = CSVReaderTests.read(body, chunkSize: chunkSize, delimiter: nil)
-        #expect(!plain.hasByteOrderMark)
+        let unix = CSVReaderTests.read(Array("a,b\r\n1,x\ry\n".utf8), chunkSize: chunkSize, delimiter: nil)
+        #expect(unix.reader.lineBreak == UInt8(ascii: "\n"))
+        #expect(CSVReaderTests.records(unix.items).map { $0.fields.map(\.value) } == [["a", "b"], ["1", "x\ry"]])
+    }
+
+    /// A malformed record in a file of CR line breaks covers the right lines, and its
+    /// bytes (a CRLF's LF included) reach the sink that `--rejects` uses.
+    @Test(arguments: [1, 4, 1 << 20])
+    func malformedRecordsWithCarriageReturnsAreSkippedWholeAndHandedOn(chunkSize: Int) throws {
+        let text = "a,b\r1,x\"y\r\n2,\"z\"w\r3,ok\r"
+        var bytes = Array(text.utf8)[...]
+        let sink = CollectingSink()
+        var reader = CSVReader(delimiter: nil) {
+            guard !bytes.isEmpty else { return nil }
+            defer { bytes = bytes.dropFirst(chunkSize) }
+            return Array(bytes.prefix(chunkSize))
+        }
+        reader.skippedRecords = sink
+        var items: [CSVReader.Item] = []
+        while let item = try reader.next() { items.append(item) }
+        #expect(
+            CSVReaderTests.malformed(items) == [
+                CSVReader.Malformed(lines: 2...2, reason: "a quote inside an unquoted field"),
+                CSVReader.Malformed(lines: 3...3, reason: "text follows a closing quote"),
+            ])
+        #expect(CSVReaderTests.records(items).map { $0.fields.map(\.value) } == [["a", "b"], ["3", "ok"]])
+        #expect(CSVReaderTests.records(items).last?.line == 4)
+        #expect(sink.records.map(\.line) == [2, 3])
+        #expect(sink.records.map { String(decoding: $0.bytes, as: UTF8.self) } == ["1,x\"y\r\n", "2,\"z\"w\r"])
+    }
+
+    /// A record too long to hold streams through the sink whole, in order.
+    @Test func anOversizedRecordStreamsToTheSink() throws {
+        let long = String(repeating: "x", count: 100)
+        let text = "a,b\n1,\(long)\n2,ok\n"
+        var bytes = Array(text.utf8)[...]
+        let sink = CollectingSink()
+        var reader = CSVReader(delimiter: nil, maximumRecordBytes: 32) {
+            guard !bytes.isEmpty else { return nil }
+            defer { bytes = bytes.dropFirst(7) }
+            return Array(bytes.prefix(7))
+        }
+        reader.skippedRecords = sink
+        var items: [CSVReader.Item] = []
+        while let item = try reader.next() { items.append(item) }
+        #expect(CSVReaderTests.malformed(items) == [CSVReader.Malformed(lines: 2...2, reason: "the row is longer than 32 bytes")])
+        #expect(sink.records.count == 1)
+        #expect(sink.records.first?.reason == "the row is longer than 32 bytes")
+        #expect(sink.records.first.map { String(decoding: $0.bytes, as: UTF8.self) } == "1,\(long)\n")
+        #expect(CSVReaderTests.records(items).map(\.line) == [1, 3])
     }
 
     @Test(arguments: [
@@ -268,7 +328,8 @@ struct CSVColumnsTests {
         #expect(noHeader.message == "the CSV has no column 'email'")
         #expect(
             noHeader.hint
-                == "the first line looks like data rather than a header (2 of 3 cells); --csv needs a first line that names the columns")
+                == "the first line looks like data rather than a header (2 of 3 cells); --csv needs a first line that names the columns, or --no-header with --columns by position (1,3)"
+        )
         // A header with one data-like cell: that cell by position, the names as they are.
         guard case .failure(let some) = CSVColumns.resolve(["mail"], in: ["id", "email", "bob@x.io", "phone"]) else {
             Issue.record("expected a failure")
@@ -305,14 +366,43 @@ struct CSVColumnsTests {
 
     /// Found from outside: `--columns b,b` sent and counted each value twice.
     @Test func aColumnNamedTwiceIsRefused() {
-        for requested in [["b", "b"], ["email", "b", "Email"]] {
+        let expected = [
+            ["b", "b"]: "--columns names the column 'b' twice",
+            // Two spellings of one column say which two.
+            ["email", "b", "Email"]: "--columns 'email' and 'Email' both name the column 'email'",
+        ]
+        for (requested, message) in expected {
             guard case .failure(let twice) = CSVColumns.resolve(requested, in: ["id", "email", "b"]) else {
                 Issue.record("expected a failure for \(requested)")
                 continue
             }
-            #expect(twice.message == "--columns names the column '\(requested[0] == "b" ? "b" : "email")' twice")
+            #expect(twice.message == message)
             #expect(twice.hint == "name each column once")
         }
+    }
+
+    /// `--no-header --columns 1,3`: positions from 1, within the first row's fields, each once.
+    @Test func positionsChooseColumnsOfAFileWithoutAHeader() throws {
+        #expect(try CSVColumns.resolve(positions: [3, 1], fieldCount: 3).get().indexes == [2, 0])
+        guard case .failure(let beyond) = CSVColumns.resolve(positions: [4], fieldCount: 3) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(beyond.message == "--columns 4: the first row has 3 fields")
+        guard case .failure(let twice) = CSVColumns.resolve(positions: [2, 2], fieldCount: 3) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(twice.message == "--columns gives column 2 twice")
+    }
+
+    /// A header cell with a control character (a NUL from UTF-16 read as UTF-8, an
+    /// escape sequence) is never written to the terminal.
+    @Test func headerCellsWithControlCharactersAreNotShown() {
+        #expect(CSVColumns.looksLikeData("i\u{0}d"))
+        #expect(CSVColumns.looksLikeData("a\u{1B}[2Jb"))
+        #expect(CSVColumns.looksLikeData("x\u{2028}y"))
+        #expect(!CSVColumns.looksLikeData("naïve"))
     }
 
     @Test func unknownNamesGetASuggestion() {
@@ -348,5 +438,18 @@ struct CSVColumnsTests {
         #expect(CSVTokenizer.valueIndexes(records[1], columns: [2, 1], fieldCount: 3) == .failure(.notUTF8))
         #expect(CSVTokenizer.valueIndexes(records[0], columns: [2], fieldCount: 3) == .success([2]))
         #expect(CSVTokenizer.rewrite(records[0], replacing: [2: "t@y.zz"]) == Array("1,M".utf8) + [0xFC] + Array("ller,t@y.zz\n".utf8))
+    }
+}
+
+/// Keeps what a ``CSVReader`` hands its ``SkippedRecordSink``.
+final class CollectingSink: SkippedRecordSink {
+    var records: [(line: Int, reason: String, bytes: [UInt8])] = []
+
+    func beginSkippedRecord(line: Int, reason: String) throws {
+        records.append((line, reason, []))
+    }
+
+    func appendSkippedBytes(_ bytes: ArraySlice<UInt8>) throws {
+        records[records.count - 1].bytes += bytes
     }
 }

@@ -163,7 +163,7 @@ struct CircuitBreakerTests {
             let connection = try await ServerConnection.open(options.connection, configuration: configuration, announce: false)
 
             let status = await CSVTokenizer(options: options, output: try OutputFile.create(options.outputPath)) { connection }
-                .run(input: try InputFile.open(directory + "/in.csv"))
+                .run(input: DecodedInput(file: try InputFile.open(directory + "/in.csv"), declared: nil))
             #expect(status == 1)
             // The run stopped early: no output file, the rows so far in the partial file.
             #expect(!FileManager.default.fileExists(atPath: directory + "/out.csv"))

@@ -7,8 +7,8 @@ import ZeroPiiWire
 /// (ZeroPiiWire) open requests and seal answers. Error bodies never echo a submitted
 /// value.
 final class TokenizationService: Sendable {
-    static let maximumBatchSize = 1000
-    static let maximumValueBytes = 4096
+    static let maximumBatchSize = WireLimits.maximumBatchSize
+    static let maximumValueBytes = WireLimits.maximumValueBytes
 
     let vault: TokenVault
     let faults: FaultInjector
