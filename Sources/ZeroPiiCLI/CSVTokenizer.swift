@@ -46,6 +46,8 @@ final class CSVTokenizer {
     private var notSentMessage: String?
     /// The rows read so far, for the progress bar (the summary counts rows written).
     private var rowsRead = 0
+    /// The bytes of the rows read so far (as UTF-8), for the progress bar.
+    private var bytesParsed = 0
 
     private struct Batch {
         var records: [CSVReader.Record] = []
@@ -198,6 +200,7 @@ final class CSVTokenizer {
                 }
             case .record(let record):
                 rowsRead += record.isBlank ? 0 : 1
+                bytesParsed += record.bytes.count
                 if record.isBlank {
                     summary.blankLines += 1
                     batch.records.append(record)
@@ -227,7 +230,7 @@ final class CSVTokenizer {
                 if batch.records.count >= rowsPerBatch || batch.values.count + columnIndexes.count > ZeroPiiSDK.maximumBatchSize {
                     try await dispatch(batch)
                     batch = Batch()
-                    progress.update(rows: rowsRead, bytes: input.bytesReadFromFile)
+                    progress.update(rows: rowsRead, bytes: input.fileBytes(forConsumed: bytesParsed))
                 }
             }
         }

@@ -19,6 +19,8 @@ final class DecodedInput {
     /// The bytes read from the file so far, mark included: for a progress bar, which
     /// compares it with the file's size.
     private(set) var bytesReadFromFile = 0
+    /// The UTF-8 bytes handed out so far.
+    private var bytesHandedOut = 0
 
     private let declared: InputEncoding?
     private let source: () throws -> [UInt8]?
@@ -56,6 +58,7 @@ final class DecodedInput {
         }
         if let chunk {
             let converted = transcoder.convert(chunk)
+            bytesHandedOut += converted.count
             // A chunk that held only half a UTF-16 character converts to nothing, which
             // is not the end of the input.
             return converted.isEmpty ? try read() : converted
@@ -63,6 +66,14 @@ final class DecodedInput {
         ended = true
         let rest = transcoder.finish()
         return rest.isEmpty ? nil : rest
+    }
+
+    /// How far into the file `consumed` bytes of what ``read()`` handed out reach, in the
+    /// file's own bytes (UTF-16 takes about twice as many): for a progress bar that
+    /// follows what was parsed rather than what was read ahead.
+    func fileBytes(forConsumed consumed: Int) -> Int {
+        guard bytesHandedOut > 0 else { return 0 }
+        return Int(Double(consumed) * Double(bytesReadFromFile) / Double(bytesHandedOut))
     }
 
     private func readFromFile() throws -> [UInt8]? {

@@ -19,6 +19,8 @@ struct LineReader {
     private var exhausted = false
     private var discarding = false
     private var number = 1
+    /// The bytes dropped from the front of the buffer so far.
+    private var dropped = 0
     /// The byte that ends a line, once the first line break has shown it.
     private var lineBreak: UInt8?
 
@@ -32,6 +34,9 @@ struct LineReader {
         self.maximumLineBytes = maximumLineBytes
         self.source = source
     }
+
+    /// The bytes of the input taken as lines so far, for a progress bar.
+    var consumedBytes: Int { dropped + position }
 
     /// True when every line has been returned.
     var isAtEnd: Bool { exhausted && position >= buffer.count && !discarding }
@@ -54,6 +59,7 @@ struct LineReader {
         // No line break yet: a line that is already too long is dropped as it comes.
         if buffer.count - position > maximumLineBytes + 1 {
             discarding = true
+            dropped += buffer.count
             buffer.removeAll(keepingCapacity: true)
             position = 0
         }
@@ -64,6 +70,7 @@ struct LineReader {
     /// - Throws: what the source throws.
     mutating func fill() throws {
         if position > 0 {
+            dropped += position
             buffer.removeFirst(position)
             position = 0
         }

@@ -120,6 +120,7 @@ final class ValueTokenizer {
                 switch line {
                 case .text(let number, let value):
                     try await add(position: number, value: value, to: &batch)
+                    if linesRead % 1000 == 0 { progress.update(rows: linesRead, bytes: input.fileBytes(forConsumed: reader.consumedBytes)) }
                 case .tooLong(let number):
                     Console.error("zeropii: line \(number) is longer than \(CSVTokenizer.maximumValueBytes) bytes; its output line is left empty")
                     try await keepPlace(of: number, in: &batch)
@@ -142,7 +143,6 @@ final class ValueTokenizer {
                 try output.flush()
             }
             try reader.fill()
-            progress.update(rows: linesRead, bytes: input.bytesReadFromFile)
         }
         try await dispatch(batch)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 
 @testable import ZeroPiiCLI
 
@@ -451,5 +452,50 @@ final class CollectingSink: SkippedRecordSink {
 
     func appendSkippedBytes(_ bytes: ArraySlice<UInt8>) throws {
         records[records.count - 1].bytes += bytes
+    }
+}
+
+/// Nothing is lost: whatever the bytes and however they are split into chunks, the
+/// records' bytes and the malformed records' bytes (handed to the sink that `--rejects`
+/// uses), in order, are the input exactly.
+struct CSVReaderCoverageTests {
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5])
+    func everyByteComesOutOnceInOrder(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let alphabet = Array("ab,;\"\r\n".utf8)
+        for _ in 0..<400 {
+            let length = Int.random(in: 0...60, using: &random)
+            let input = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
+            let chunkSize = Int.random(in: 1...8, using: &random)
+            let limit = Bool.random(using: &random) ? 16 : 16 << 20
+            var rest = input[...]
+            let sink = CollectingSink()
+            var reader = CSVReader(delimiter: nil, maximumRecordBytes: limit) {
+                guard !rest.isEmpty else { return nil }
+                defer { rest = rest.dropFirst(chunkSize) }
+                return Array(rest.prefix(chunkSize))
+            }
+            reader.skippedRecords = sink
+            var output: [UInt8] = []
+            var seenSkipped = 0
+            var lastLine = 0
+            while let item = try reader.next() {
+                switch item {
+                case .record(let record):
+                    output += record.bytes
+                    #expect(record.line > lastLine)
+                    lastLine = record.line
+                case .malformed(let problem):
+                    // The sink got this record's bytes just before it was reported.
+                    #expect(sink.records.count == seenSkipped + 1)
+                    #expect(sink.records.last?.line == problem.lines.lowerBound)
+                    output += sink.records.last?.bytes ?? []
+                    seenSkipped = sink.records.count
+                    #expect(problem.lines.lowerBound > lastLine)
+                    lastLine = problem.lines.upperBound
+                }
+            }
+            #expect(output == input, "seed \(seed), chunks of \(chunkSize): \(String(decoding: input, as: UTF8.self).debugDescription)")
+        }
     }
 }
