@@ -234,6 +234,50 @@ struct ProtocolTests {
         #expect(response.status == 404)
     }
 
+    /// Found from outside: a count of 2^40 aborted the server, `retryAfter` with a CRLF
+    /// added response headers, a 101 broke the framing, and faults answered requests
+    /// without a token. Every field is checked, a queued fault's memory does not grow
+    /// with its count, and faults apply only after the bearer check.
+    @Test func adminFaultsAreCheckedAndApplyOnlyAfterAuthentication() throws {
+        let refused = [
+            #"{"kind":"drop","count":1099511627776}"#, #"{"kind":"drop","count":0}"#, #"{"kind":"drop","count":-1}"#,
+            #"{"kind":"drop","count":"5"}"#, #"{"kind":"status","status":101}"#, #"{"kind":"status","status":600}"#,
+            #"{"kind":"status","status":503,"retryAfter":"1\r\nSet-Cookie: injected=1"}"#,
+            #"{"kind":"status","status":503,"retryAfter":"Wed, 21 Oct"}"#, #"{"kind":"status","status":503,"retryAfter":86401}"#,
+            #"{"kind":"latency","milliseconds":60001}"#, #"{"kind":"latency","milliseconds":-5}"#, #"{"kind":"latency"}"#,
+        ]
+        for body in refused {
+            let response = respond("POST", "/__admin/faults", body: Data(body.utf8))
+            #expect(response?.status == 400, "\(body)")
+            #expect(response.map { String(decoding: $0.body, as: UTF8.self).contains("invalid_fault") } == true)
+        }
+        #expect(service.faults.queuedCount == 0)
+        #expect(respond("POST", "/__admin/faults", body: Data(#"{"kind":"drop","count":1000000}"#.utf8))?.status == 200)
+        #expect(service.faults.queuedCount == 1_000_000)
+        #expect(respond("POST", "/__admin/reset")?.status == 200)
+
+        #expect(respond("POST", "/__admin/faults", body: Data(#"{"kind":"status","status":503,"retryAfter":"7"}"#.utf8))?.status == 200)
+        let body = try JSONEncoder().encode(WireBodies.TokenizeRequest(value: "v"))
+        // No token: the fault is neither used up nor shown.
+        #expect(respond("POST", "/ct-vault/api/v2/tokenize", body: body)?.status == 401)
+        #expect(respond("POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer forged")], body: body)?.status == 401)
+        #expect(service.faults.queuedCount == 1)
+        let token = service.issuer.issue()
+        let faulted = respond("POST", "/ct-vault/api/v2/tokenize", headers: [("Authorization", "Bearer \(token)")], body: body)
+        #expect(faulted?.status == 503 && faulted?.headers.contains { $0.name == "Retry-After" && $0.value == "7" } == true)
+        #expect(service.faults.queuedCount == 0)
+    }
+
+    /// A header value with a line break or control byte is never written, whoever set it.
+    @Test func headerValuesWithControlBytesAreNeverSerialized() {
+        var response = ServerResponse.json(status: 503, Data("{}".utf8))
+        response.headers = [("Retry-After", "1\r\nSet-Cookie: injected=1"), ("X-Ok", "fine value"), ("X\nBad", "v")]
+        let text = String(decoding: HTTPServer.serialize(response, close: true), as: UTF8.self)
+        #expect(!text.contains("injected"))
+        #expect(!text.contains("X\nBad"))
+        #expect(text.contains("X-Ok: fine value\r\n"))
+    }
+
     @Test func unknownPathsAndMethods() {
         #expect(respond("GET", "/nope")?.status == 404)
         #expect(respond("GET", "/ct-vault/api/v2/tokenize")?.status == 405)

@@ -2,8 +2,9 @@ import Foundation
 import ZeroPiiLocking
 
 /// Misbehaviour on demand, for testing clients against a bad day. Faults apply to the
-/// tokenize endpoints only, in the order they were queued; counted faults are used up
-/// one request at a time.
+/// tokenize endpoints only, to requests that passed the bearer check, in the order they
+/// were queued; counted faults are used up one request at a time. A queued fault takes
+/// the same memory whatever its count, so no count can exhaust the server.
 public final class FaultInjector: Sendable {
     /// One kind of misbehaviour.
     public enum Fault: Sendable, Equatable {
@@ -18,8 +19,14 @@ public final class FaultInjector: Sendable {
         case downgrade
     }
 
+    /// The most requests one queued fault may apply to.
+    public static let maximumCount = 1_000_000
+    /// The longest latency that may be set, in seconds.
+    public static let maximumLatency: TimeInterval = 60
+
     private struct State {
-        var queue: [Fault] = []
+        /// Each fault with the number of requests it still applies to.
+        var queue: [(fault: Fault, remaining: Int)] = []
         var latency: TimeInterval = 0
     }
 
@@ -28,14 +35,18 @@ public final class FaultInjector: Sendable {
     /// An injector with no faults queued and no latency.
     public init() {}
 
-    /// Queues `fault` for the next `count` tokenize requests.
+    /// Queues `fault` for the next `count` tokenize requests (at most ``maximumCount``;
+    /// 0 or less queues nothing).
     public func inject(_ fault: Fault, count: Int = 1) {
-        state.withLock { $0.queue.append(contentsOf: Array(repeating: fault, count: max(0, count))) }
+        let count = min(count, Self.maximumCount)
+        guard count > 0 else { return }
+        state.withLock { $0.queue.append((fault, count)) }
     }
 
-    /// Delays every tokenize response by `seconds` (0 turns it off).
+    /// Delays every tokenize response by `seconds`, at most ``maximumLatency`` (0 turns it
+    /// off).
     public func setLatency(_ seconds: TimeInterval) {
-        state.withLock { $0.latency = max(0, seconds) }
+        state.withLock { $0.latency = seconds.isFinite ? min(max(0, seconds), Self.maximumLatency) : 0 }
     }
 
     /// Clears every queued fault and the latency.
@@ -48,6 +59,17 @@ public final class FaultInjector: Sendable {
 
     /// The fault for the request being handled now, if any, and the latency to add.
     func next() -> (fault: Fault?, latency: TimeInterval) {
-        state.withLock { state in (state.queue.isEmpty ? nil : state.queue.removeFirst(), state.latency) }
+        state.withLock { state in
+            guard let first = state.queue.first else { return (nil, state.latency) }
+            if first.remaining > 1 {
+                state.queue[0].remaining -= 1
+            } else {
+                state.queue.removeFirst()
+            }
+            return (first.fault, state.latency)
+        }
     }
+
+    /// The requests the queued faults still apply to, in all.
+    var queuedCount: Int { state.withLock { $0.queue.reduce(0) { $0 + $1.remaining } } }
 }

@@ -40,23 +40,49 @@ extension TokenizationService {
     }
 
     /// `POST /__admin/faults`: `{"kind": "status"|"drop"|"corrupt"|"downgrade"|"latency", ...}`.
+    /// Every field is checked: `count` 1 to ``FaultInjector/maximumCount``, `status` 200
+    /// to 599 (a 1xx would break the framing of the answer), `retryAfter` a whole number
+    /// of seconds (written into a header, so nothing else may pass), `milliseconds` 0 to
+    /// 60,000.
     private func injectFault(_ body: Data) -> ServerResponse {
+        func refuse(_ message: String) -> ServerResponse { HTTPServer.errorResponse(400, "invalid_fault", message) }
         guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
             let kind = object["kind"] as? String
-        else { return HTTPServer.errorResponse(400, "invalid_fault", "expected {\"kind\": ..., \"count\": ...}") }
-        let count = object["count"] as? Int ?? 1
+        else { return refuse("expected {\"kind\": ..., \"count\": ...}") }
+        let count: Int
+        switch object["count"] {
+        case nil: count = 1
+        case let number as Int where (1...FaultInjector.maximumCount).contains(number): count = number
+        default: return refuse("count is a whole number from 1 to \(FaultInjector.maximumCount)")
+        }
         switch kind {
         case "status":
-            guard let status = object["status"] as? Int, (100...599).contains(status) else {
-                return HTTPServer.errorResponse(400, "invalid_fault", "a status fault needs a status between 100 and 599")
+            guard let status = object["status"] as? Int, (200...599).contains(status) else {
+                return refuse("a status fault needs a status from 200 to 599")
             }
-            faults.inject(.status(status, retryAfter: object["retryAfter"] as? String), count: count)
+            var retryAfter: String?
+            switch object["retryAfter"] {
+            case nil: retryAfter = nil
+            case let seconds as Int where (0...86_400).contains(seconds): retryAfter = String(seconds)
+            case let text as String where Self.isDeltaSeconds(text): retryAfter = text
+            default: return refuse("retryAfter is a whole number of seconds from 0 to 86400")
+            }
+            faults.inject(.status(status, retryAfter: retryAfter), count: count)
         case "drop": faults.inject(.dropConnection, count: count)
         case "corrupt": faults.inject(.corruptCiphertext, count: count)
         case "downgrade": faults.inject(.downgrade, count: count)
-        case "latency": faults.setLatency(Double(object["milliseconds"] as? Int ?? 0) / 1000)
-        default: return HTTPServer.errorResponse(400, "invalid_fault", "unknown fault kind")
+        case "latency":
+            guard let milliseconds = object["milliseconds"] as? Int, (0...60_000).contains(milliseconds) else {
+                return refuse("a latency needs milliseconds from 0 to 60000")
+            }
+            faults.setLatency(Double(milliseconds) / 1000)
+        default: return refuse("unknown fault kind")
         }
         return Self.adminDone
+    }
+
+    /// `Retry-After`'s delta-seconds: 1 to 5 digits, at most 86400.
+    private static func isDeltaSeconds(_ text: String) -> Bool {
+        (1...5).contains(text.utf8.count) && text.utf8.allSatisfy { (0x30...0x39).contains($0) } && (Int(text) ?? .max) <= 86_400
     }
 }

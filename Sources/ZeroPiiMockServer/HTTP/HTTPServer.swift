@@ -248,13 +248,20 @@ public final class HTTPServer: Sendable {
         return .json(status: status, body)
     }
 
+    /// Whether `text` may stand in a response header: visible ASCII, spaces and tabs only.
+    static func isSafeHeaderField(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
+    }
+
     /// The response as bytes, with `Date`, `Content-Length` and `Connection` set.
     static func serialize(_ response: ServerResponse, close: Bool) -> Data {
         var head = "HTTP/1.1 \(response.status) \(HTTPStatusText.phrase(for: response.status))\r\n"
         head += "Date: \(HTTPDate.string(from: Date()))\r\n"
         head += "Content-Length: \(response.body.count)\r\n"
         head += close ? "Connection: close\r\n" : "Connection: keep-alive\r\n"
-        for (name, value) in response.headers {
+        // A header with a line break or another control byte in it would end the head
+        // early and let its text act as headers or a body of its own: never written.
+        for (name, value) in response.headers where Self.isSafeHeaderField(name) && Self.isSafeHeaderField(value) {
             head += "\(name): \(value)\r\n"
         }
         head += "\r\n"

@@ -69,7 +69,7 @@ final class TokenizationService: Sendable {
     // MARK: Tokenize
 
     /// Section "server checks, in order" of Docs/Protocol.md: the profile the headers name,
-    /// faults, the bearer token, whether the profile is accepted, the envelope (the
+    /// the bearer token, faults, whether the profile is accepted, the envelope (the
     /// profile's server half), the body, the vault; the answer sealed as the request was.
     private func tokenize(_ request: ServerRequest, operation: TokenizationOperation) -> ServerAction {
         let profile: any WireProfile
@@ -78,8 +78,6 @@ final class TokenizationService: Sendable {
         case .failure(let rejection): return .respond(Self.response(for: rejection))
         }
         statistics.record(wireProfile: profile.name)
-        let (fault, latency) = faults.next()
-        if let response = Self.earlyAnswer(for: fault, after: latency) { return response }
 
         guard let authorization = request.header("Authorization"), authorization.hasPrefix("Bearer ") else {
             return .respond(HTTPServer.errorResponse(401, "unauthorized", "a bearer access token is required"))
@@ -88,6 +86,9 @@ final class TokenizationService: Sendable {
         guard !accessToken.isEmpty, configuration.allowAnyToken || issuer.isValid(accessToken) else {
             return .respond(HTTPServer.errorResponse(401, "invalid_token", "the access token is invalid or expired"))
         }
+        // After the bearer check: a client without a token cannot use up or see the faults.
+        let (fault, latency) = faults.next()
+        if let response = Self.earlyAnswer(for: fault, after: latency) { return response }
         guard configuration.acceptedWireProfiles.contains(profile.name) else {
             return .respond(Self.response(for: profile.refusal))
         }
@@ -125,7 +126,7 @@ final class TokenizationService: Sendable {
         return .respond(response)
     }
 
-    /// The answer a status or drop fault gives before anything is checked, after the
+    /// The answer a status or drop fault gives before the envelope is opened, after the
     /// fault's latency; nil to go on.
     private static func earlyAnswer(for fault: FaultInjector.Fault?, after latency: TimeInterval) -> ServerAction? {
         if latency > 0 { Thread.sleep(forTimeInterval: latency) }
