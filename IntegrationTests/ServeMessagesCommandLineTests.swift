@@ -65,4 +65,35 @@ struct ServeMessagesCommandLineTests {
         let lines = run.errorOutput.split(separator: "\n").map(String.init)
         #expect(lines == ["zeropii: port \(port) is in use; choose another with --port or use --port 0"], "\(lines)")
     }
+
+    /// Found from outside: `--host 0.0.0.0 --admin --allow-any-token` started without a
+    /// word. Each of the two options draws a warning on an address others can reach, and
+    /// none on loopback.
+    @Test func adminAndAnyTokenOffLoopbackAreWarnedAbout() throws {
+        for (host, warned) in [("0.0.0.0", true), ("127.0.0.1", false)] {
+            let process = Process()
+            process.executableURL = CommandLineTool.executable
+            process.arguments = ["serve", "--host", host, "--port", "0", "--admin", "--allow-any-token"]
+            let output = StreamedPipe()
+            let errors = StreamedPipe()
+            process.standardOutput = output.pipe
+            process.standardError = errors.pipe
+            try process.run()
+            output.startReading()
+            errors.startReading()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            #expect(blockUntil(atMost: 60) { output.text.contains("listening") })
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            #expect(blockUntil(atMost: 10) { errors.isEnded })
+            let lines = errors.text.split(separator: "\n").map(String.init)
+            let expected =
+                warned
+                ? [
+                    "zeropii: warning: --admin on 0.0.0.0: anyone who can reach this address can inject faults, revoke tokens and read the statistics, without credentials",
+                    "zeropii: warning: --allow-any-token on 0.0.0.0: anyone who can reach this address can tokenize with any bearer token",
+                ] : []
+            #expect(lines == expected, "\(host): \(lines)")
+        }
+    }
 }

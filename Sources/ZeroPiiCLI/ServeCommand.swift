@@ -146,6 +146,20 @@ enum ServeCommand {
         if clients.isEmpty && !configuration.allowAnyToken {
             Console.error("zeropii: no OAuth clients configured, so POST /oauth/token refuses every request (see --client-file, --demo-client)")
         }
+        // Both are meant for a developer's own machine: on an address others can reach,
+        // anyone there could inject faults or read the statistics, or tokenize with any token.
+        if !configuration.host.hasPrefix("127.") {
+            if configuration.adminEnabled {
+                Console.error(
+                    "zeropii: warning: --admin on \(configuration.host): anyone who can reach this address can inject faults, revoke tokens and read the statistics, without credentials"
+                )
+            }
+            if configuration.allowAnyToken {
+                Console.error(
+                    "zeropii: warning: --allow-any-token on \(configuration.host): anyone who can reach this address can tokenize with any bearer token"
+                )
+            }
+        }
         if configuration.acceptedWireProfiles.count < ZeroPiiWireProfile.allCases.count {
             let accepted = ZeroPiiWireProfile.allCases.filter(configuration.acceptedWireProfiles.contains).map(\.rawValue)
             FileHandle.standardError.write(

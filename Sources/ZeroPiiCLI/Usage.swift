@@ -43,7 +43,8 @@ enum Usage {
           --demo-client        also accept the public demo pair zeropii-demo:zeropii-demo-secret
           --client ID:SECRET   for tests only: the secret shows in the process list (warns)
           --allow-any-token    development mode: accept any non-empty bearer token
-          --admin              enable the /__admin/ endpoints (faults, stats, reset)
+          --admin              enable the /__admin/ endpoints (faults, stats, reset); they
+                               take no credentials, so both warn off loopback
           --wire LIST          accept only these wire profiles, comma separated, of
                                v1 (X-ZeroPii-Encryption: v1), clevertap (Encrypted: true)
                                and plaintext; default all three. A request in another
