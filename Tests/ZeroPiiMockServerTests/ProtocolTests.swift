@@ -268,6 +268,25 @@ struct ProtocolTests {
         #expect(service.faults.queuedCount == 0)
     }
 
+    /// Found from outside: a second `Authorization` or encryption header was ignored
+    /// (first wins). Either given twice is refused.
+    @Test func securityHeadersGivenTwiceAreRefused() throws {
+        let token = service.issuer.issue()
+        let body = try JSONEncoder().encode(WireBodies.TokenizeRequest(value: "v"))
+        let auth = ("Authorization", "Bearer \(token)")
+        let cases: [([(String, String)], String)] = [
+            ([auth, ("Authorization", "Bearer other")], "duplicate_header"),
+            ([auth, ("X-ZeroPii-Encryption", "v1"), ("x-zeropii-encryption", "v1")], "unsupported_encryption"),
+            ([auth, ("Encrypted", "true"), ("Encrypted", "false")], "unsupported_encryption"),
+        ]
+        for (headers, code) in cases {
+            let response = respond("POST", "/ct-vault/api/v2/tokenize", headers: headers, body: body)
+            #expect(response?.status == 400)
+            #expect(response.map { String(decoding: $0.body, as: UTF8.self).contains(code) } == true, "\(headers)")
+        }
+        #expect(respond("POST", "/ct-vault/api/v2/tokenize", headers: [auth], body: body)?.status == 200)
+    }
+
     /// A header value with a line break or control byte is never written, whoever set it.
     @Test func headerValuesWithControlBytesAreNeverSerialized() {
         var response = ServerResponse.json(status: 503, Data("{}".utf8))

@@ -20,6 +20,12 @@ public struct ServerRequest: Sendable {
         let lowered = name.lowercased()
         return headers.first { $0.name == lowered }?.value
     }
+
+    /// How many times a header is given, by case-insensitive name.
+    func headerCount(_ name: String) -> Int {
+        let lowered = name.lowercased()
+        return headers.reduce(0) { $0 + ($1.name == lowered ? 1 : 0) }
+    }
 }
 
 /// What the server sends back for one request.

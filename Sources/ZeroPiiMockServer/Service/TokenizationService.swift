@@ -72,6 +72,14 @@ final class TokenizationService: Sendable {
     /// the bearer token, faults, whether the profile is accepted, the envelope (the
     /// profile's server half), the body, the vault; the answer sealed as the request was.
     private func tokenize(_ request: ServerRequest, operation: TokenizationOperation) -> ServerAction {
+        // Two of a header that decides security are refused, never resolved first-wins: a
+        // proxy in front may read the other one.
+        if request.headerCount("X-ZeroPii-Encryption") > 1 || request.headerCount("Encrypted") > 1 {
+            return .respond(HTTPServer.errorResponse(400, "unsupported_encryption", "an encryption header is given more than once"))
+        }
+        if request.headerCount("Authorization") > 1 {
+            return .respond(HTTPServer.errorResponse(400, "duplicate_header", "the Authorization header is given more than once"))
+        }
         let profile: any WireProfile
         switch ZeroPiiWireProfile.named(byRequestHeader: request.header) {
         case .success(let name): profile = name.makeImplementation()
