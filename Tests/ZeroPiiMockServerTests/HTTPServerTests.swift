@@ -101,6 +101,35 @@ struct HTTPServerTests {
         #expect(last.contains("Connection: close") && last.contains("/four"))
     }
 
+    /// Found from outside (RFC 9110 and 9112): `HEAD` got 405, an absolute-form target
+    /// 400, and `Expect: 100-continue` no answer, so curl waited its timeout.
+    @Test func headAbsoluteFormAndExpectContinue() throws {
+        let server = try Self.makeServer()
+        defer { server.stop() }
+        let head = try RawClient(port: server.port)
+        head.send("HEAD /h HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let reply = head.readUntilClosed()
+        let expectedLength = #"{"path":"/h","bytes":0}"#.utf8.count
+        #expect(reply.hasPrefix("HTTP/1.1 200 "))
+        #expect(reply.contains("Content-Length: \(expectedLength)\r\n"))
+        #expect(reply.hasSuffix("\r\n\r\n"), "no body after the head: \(reply)")
+
+        let absolute = try RawClient(port: server.port)
+        absolute.send("GET http://x:8080/abs?q=1 HTTP/1.1\r\nHost: x\r\n\r\nGET HTTPS://x HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(absolute.readResponse()?.body == #"{"path":"/abs","bytes":0}"#)
+        #expect(absolute.readResponse()?.body == #"{"path":"/","bytes":0}"#)
+
+        let expecting = try RawClient(port: server.port)
+        expecting.send("POST /e HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
+        #expect(expecting.readResponse()?.status == 100)
+        expecting.send("abc")
+        let answer = try #require(expecting.readResponse())
+        #expect(answer.status == 200 && answer.body == #"{"path":"/e","bytes":3}"#)
+        // A body sent along with the head gets no interim answer.
+        expecting.send("POST /f HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\nok")
+        #expect(expecting.readResponse()?.body == #"{"path":"/f","bytes":2}"#)
+    }
+
     @Test func aClientSendingOneByteAtATimeIsCutOff() throws {
         var limits = HTTPServerLimits()
         limits.requestTimeout = 1

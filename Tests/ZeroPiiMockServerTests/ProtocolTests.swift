@@ -304,7 +304,7 @@ struct ProtocolTests {
         // Found from outside: a 405 without the Allow header RFC 9110 requires.
         for (method, path, allowed) in [
             ("GET", "/ct-vault/api/v2/tokenize", "POST"), ("PUT", "/ct-vault/api/v2/tokenize/batch", "POST"), ("GET", "/oauth/token", "POST"),
-            ("POST", "/healthz", "GET"),
+            ("POST", "/healthz", "GET, HEAD"),
         ] {
             let response = respond(method, path)
             #expect(response?.status == 405)

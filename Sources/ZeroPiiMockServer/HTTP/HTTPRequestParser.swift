@@ -26,6 +26,8 @@ struct HTTPRequestParser {
         let headers: [(name: String, value: String)]
         let bodyLength: Int
         let keepAlive: Bool
+        /// `Expect: 100-continue`: the client waits for a 100 before sending the body.
+        let expectsContinue: Bool
     }
 
     private static let carriageReturn: UInt8 = 13
@@ -46,6 +48,8 @@ struct HTTPRequestParser {
     private var body = Data()
     private var reservedBytes = 0
     private var lastKeepAlive = true
+    /// Whether this request's `100 Continue` has been taken (``takeContinue()``).
+    private var continueTaken = false
 
     /// How far ahead of the bytes received a body is charged to the budget, so the
     /// shared counter is not taken for every read.
@@ -91,6 +95,15 @@ struct HTTPRequestParser {
         buffer.append(contentsOf: bytes)
     }
 
+    /// True once per request whose head asked for `100 Continue` and whose body has not
+    /// all arrived: the server then sends the interim answer, and the client its body
+    /// (curl otherwise waits a second for it, other clients until their timeout).
+    mutating func takeContinue() -> Bool {
+        guard let head, head.expectsContinue, !continueTaken, body.count < head.bodyLength else { return false }
+        continueTaken = true
+        return true
+    }
+
     /// Gives the body bytes charged for the last request back to the memory budget; the
     /// server calls it once the response has been sent, and when the connection ends.
     mutating func releaseBudget() {
@@ -130,6 +143,7 @@ struct HTTPRequestParser {
         guard body.count == head.bodyLength else { return .needMore }
         let request = ServerRequest(method: head.method, path: head.path, query: head.query, headers: head.headers, body: body)
         self.head = nil
+        continueTaken = false
         body = Data()
         leadingEmptyLines = 0
         (scanned, lineStart) = (start, start)
@@ -196,7 +210,7 @@ struct HTTPRequestParser {
         let requestLine = lines[0].split(separator: " ", omittingEmptySubsequences: false)
         guard requestLine.count == 3, !requestLine[0].isEmpty,
             requestLine[0].allSatisfy({ ("A"..."Z").contains($0) || $0 == "-" || $0 == "_" }),
-            requestLine[1].hasPrefix("/"), !requestLine[1].contains("\t")
+            Self.originForm(of: requestLine[1]).hasPrefix("/"), !requestLine[1].contains("\t")
         else { return .failure(.badRequest("the request line is malformed")) }
         let version = requestLine[2]
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
@@ -241,7 +255,7 @@ struct HTTPRequestParser {
             return .failure(.badRequest("an HTTP/1.1 request needs exactly one Host header"))
         }
 
-        let target = requestLine[1]
+        let target = Self.originForm(of: requestLine[1])
         let pathEnd = target.firstIndex(of: "?") ?? target.endIndex
         let connection = headers.first { $0.name == "connection" }?.value.lowercased() ?? ""
         let options = connection.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -249,10 +263,24 @@ struct HTTPRequestParser {
             method: method, path: String(target[..<pathEnd]),
             query: pathEnd == target.endIndex ? "" : String(target[target.index(after: pathEnd)...]),
             headers: headers, bodyLength: bodyLength,
-            keepAlive: version == "HTTP/1.1" ? !options.contains("close") : options.contains("keep-alive")
+            keepAlive: version == "HTTP/1.1" ? !options.contains("close") : options.contains("keep-alive"),
+            expectsContinue: version == "HTTP/1.1" && headers.contains { $0.name == "expect" && $0.value.lowercased() == "100-continue" }
         )
         body = Data()
         return .success(())
+    }
+
+    /// The path and query of a request target: an absolute-form target
+    /// (`http://host:port/path?query`, which RFC 9112 section 3.2.2 says a server must
+    /// accept) loses its scheme and authority; an origin-form one stays as it is.
+    static func originForm(of target: Substring) -> Substring {
+        let lowered = target.prefix(8).lowercased()
+        let schemeLength = lowered.hasPrefix("http://") ? 7 : lowered.hasPrefix("https://") ? 8 : 0
+        guard schemeLength > 0 else { return target }
+        let afterScheme = target.dropFirst(schemeLength)
+        guard let pathStart = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+        let rest = afterScheme[pathStart...]
+        return rest.first == "?" ? Substring("/" + rest) : rest
     }
 
     /// RFC 9110 `tchar`: the bytes a header name (a token) may hold.

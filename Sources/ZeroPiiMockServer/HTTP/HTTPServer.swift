@@ -184,6 +184,9 @@ public final class HTTPServer: Sendable {
                     _ = write(connection, Self.serialize(response, close: true))
                     return
                 case .needMore:
+                    if parser.takeContinue() {
+                        guard write(connection, Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+                    }
                     let result = chunk.withUnsafeMutableBytes { SocketIO.read(connection, into: $0, deadline: deadline) }
                     switch result {
                     case .bytes(let count):
@@ -207,13 +210,18 @@ public final class HTTPServer: Sendable {
                 }
             }
             guard var request, state.withLock({ $0.running }) else { return }
+            // HEAD is answered as GET would be (RFC 9110 section 9.3.2), without the body.
+            let headOnly = request.method == "HEAD"
+            if headOnly {
+                request = ServerRequest(method: "GET", path: request.path, query: request.query, headers: request.headers, body: request.body)
+            }
             request.remoteAddress = address
             let keepAlive = parser.keepsAlive
             switch handler(request) {
             case .closeWithoutResponse:
                 return
             case .respond(let response):
-                let sent = write(connection, Self.serialize(response, close: !keepAlive))
+                let sent = write(connection, Self.serialize(response, close: !keepAlive, headOnly: headOnly))
                 parser.releaseBudget()
                 guard sent, keepAlive else { return }
             }
@@ -253,8 +261,9 @@ public final class HTTPServer: Sendable {
         text.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
     }
 
-    /// The response as bytes, with `Date`, `Content-Length` and `Connection` set.
-    static func serialize(_ response: ServerResponse, close: Bool) -> Data {
+    /// The response as bytes, with `Date`, `Content-Length` and `Connection` set; with
+    /// `headOnly` (an answer to HEAD) without the body, `Content-Length` still its size.
+    static func serialize(_ response: ServerResponse, close: Bool, headOnly: Bool = false) -> Data {
         var head = "HTTP/1.1 \(response.status) \(HTTPStatusText.phrase(for: response.status))\r\n"
         head += "Date: \(HTTPDate.string(from: Date()))\r\n"
         head += "Content-Length: \(response.body.count)\r\n"
@@ -266,7 +275,7 @@ public final class HTTPServer: Sendable {
         }
         head += "\r\n"
         var data = Data(head.utf8)
-        data.append(response.body)
+        if !headOnly { data.append(response.body) }
         return data
     }
 }

@@ -52,7 +52,7 @@ final class TokenizationService: Sendable {
             endpoint = "other"
             // RFC 9110, section 15.5.6: a 405 names the methods the endpoint does accept.
             var response = HTTPServer.errorResponse(405, "method_not_allowed", "this endpoint does not accept that method")
-            response.headers.append(("Allow", request.path == "/healthz" ? "GET" : "POST"))
+            response.headers.append(("Allow", request.path == "/healthz" ? "GET, HEAD" : "POST"))
             action = .respond(response)
         default:
             endpoint = "other"
