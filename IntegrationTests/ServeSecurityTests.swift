@@ -111,7 +111,7 @@ struct ServeSecurityTests {
     }
 
     @Test func theRequestLogHasOneLinePerRequestAndNoValueOrToken() async throws {
-        let server = try ServeProcess(["--allow-any-token", "--log-requests"])
+        let server = try ServeProcess(["--allow-any-token", "--log-requests", "--wire", "plaintext"])
         let accessToken = "access-token-\(UUID().uuidString)"
         let value = "alice.\(UUID().uuidString.prefix(8))@example.com"
         let single = try await server.post(

@@ -64,8 +64,19 @@ struct WireOptionCommandLineTests {
         }
     }
 
-    @Test func serveAcceptsAllThreeByDefaultAndAListWhenGiven() async throws {
-        let all = try await OffPool.serve(["--allow-any-token", "--admin"])
+    /// `serve` takes the SDK's default profile alone unless --wire names more (found from
+    /// outside: it took plaintext by default, so an app sending values in clear was served).
+    @Test func serveAcceptsV1ByDefaultAndAListWhenGiven() async throws {
+        let v1 = try await OffPool.serve(["--allow-any-token"])
+        defer { _ = v1.stop() }
+        for (profile, status) in [("v1", 0), ("clevertap", 1), ("plaintext", 1)] {
+            let run = try await OffPool.tool(
+                ["tokenize", "--wire", profile, "--api-url", v1.address, "alice@example.com"], environment: ["ZEROPII_ACCESS_TOKEN": "any"])
+            #expect(run.status == Int32(status), "\(profile): \(run.errorOutput)")
+        }
+        #expect(!v1.stop().contains("accepting only"))
+
+        let all = try await OffPool.serve(["--allow-any-token", "--admin", "--wire", "v1,clevertap,plaintext"])
         defer { _ = all.stop() }
         var tokens: Set<String> = []
         for profile in ["v1", "clevertap", "plaintext"] {

@@ -116,7 +116,9 @@ enum ServeCommand {
                 return 2
             }
         }
-        if !acceptedWireProfiles.isEmpty { configuration.acceptedWireProfiles = acceptedWireProfiles }
+        // The SDK's default profile only, unless --wire says more: a server that took
+        // plaintext by default would hide an app that sends values in clear.
+        configuration.acceptedWireProfiles = acceptedWireProfiles.isEmpty ? [.protocolV1] : acceptedWireProfiles
         if let value = ProcessInfo.processInfo.environment[ServeClients.environmentVariable] {
             switch ServeClients.load(environment: value) {
             case .success(let loaded):
@@ -160,7 +162,7 @@ enum ServeCommand {
                 )
             }
         }
-        if configuration.acceptedWireProfiles.count < ZeroPiiWireProfile.allCases.count {
+        if !acceptedWireProfiles.isEmpty && acceptedWireProfiles.count < ZeroPiiWireProfile.allCases.count {
             let accepted = ZeroPiiWireProfile.allCases.filter(configuration.acceptedWireProfiles.contains).map(\.rawValue)
             FileHandle.standardError.write(
                 Data("zeropii: accepting only these wire profiles: \(accepted.joined(separator: ", "))\n".utf8))

@@ -47,9 +47,10 @@ enum Usage {
                                take no credentials, so both warn off loopback
           --wire LIST          accept only these wire profiles, comma separated, of
                                v1 (X-ZeroPii-Encryption: v1), clevertap (Encrypted: true)
-                               and plaintext; default all three. A request in another
-                               is refused: 419 if encrypted, 400 if plaintext (so
-                               --wire clevertap shows that an app never falls back)
+                               and plaintext; default v1, the SDK's default. A request
+                               in another is refused: 419 if encrypted, 400 if
+                               plaintext (so --wire clevertap shows that an app never
+                               falls back)
                                --client, --client-file and --wire add up when given
                                more than once; every other option may be given once
           --log-requests       one line per request on standard error: time, method,
