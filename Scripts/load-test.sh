@@ -16,7 +16,7 @@ binary="$(swift build -c release --show-bin-path)/zeropii"
 work="$(mktemp -d)"
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-"$binary" serve --port 0 --allow-any-token --data-file "$work/vault.db" > "$work/server.log" 2>&1 &
+"$binary" serve --port 0 --allow-any-token --wire plaintext --data-file "$work/vault.db" > "$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do grep -q "listening on" "$work/server.log" 2>/dev/null && break; sleep 0.1; done
 url="$(grep -o 'http://[0-9.:]*/' "$work/server.log")"
