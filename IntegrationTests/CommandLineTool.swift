@@ -27,6 +27,23 @@ struct CommandLineTool {
         return bundleDirectory.appendingPathComponent("zeropii")
     }
 
+    /// Starts the tool with its standard output and error read as they come (standard
+    /// input is the given pipe, or nothing).
+    static func start(_ arguments: [String], input: Pipe? = nil) throws -> (process: Process, output: StreamedPipe, errors: StreamedPipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = StreamedPipe()
+        let errors = StreamedPipe()
+        process.standardInput = input ?? FileHandle.nullDevice
+        process.standardOutput = output.pipe
+        process.standardError = errors.pipe
+        try process.run()
+        output.startReading()
+        errors.startReading()
+        return (process, output, errors)
+    }
+
     /// Runs to completion with `input` on standard input (none when nil) and
     /// `environment` added to this process's.
     static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> Finished {

@@ -19,18 +19,8 @@ struct InterruptedWaitCommandLineTests {
     @Test func aSignalWhileStandardInputIsSilentEndsTheRunAtOnce() throws {
         let directory = try TokenizeCommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let process = Process()
-        process.executableURL = CommandLineTool.executable
-        process.arguments = ["tokenize", "--quiet", "--data-dir", directory + "/data", "-"]
         let input = Pipe()
-        let output = StreamedPipe()
-        let errors = StreamedPipe()
-        process.standardInput = input
-        process.standardOutput = output.pipe
-        process.standardError = errors.pipe
-        try process.run()
-        output.startReading()
-        errors.startReading()
+        let (process, output, errors) = try CommandLineTool.start(["tokenize", "--quiet", "--data-dir", directory + "/data", "-"], input: input)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // The pipe stays open, silent, after the first value.
         try input.fileHandleForWriting.write(contentsOf: Data("a@b.io\n".utf8))
@@ -60,17 +50,10 @@ struct InterruptedWaitCommandLineTests {
         let holder = try TokenVault(path: directory + "/data/vault.db")
         defer { holder.close() }
         try Data("email\na@b.io\n".utf8).write(to: URL(fileURLWithPath: directory + "/in.csv"))
-        let process = Process()
-        process.executableURL = CommandLineTool.executable
-        process.arguments = [
+        let (process, _, errors) = try CommandLineTool.start([
             "tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", directory + "/in.csv", "--columns", "email", "--output",
             directory + "/out.csv",
-        ]
-        let errors = StreamedPipe()
-        process.standardError = errors.pipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        errors.startReading()
+        ])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(blockUntil(atMost: 60) { errors.text.contains("waiting for it") })
         kill(process.processIdentifier, SIGINT)

@@ -71,16 +71,7 @@ struct ServeMessagesCommandLineTests {
     /// none on loopback.
     @Test func adminAndAnyTokenOffLoopbackAreWarnedAbout() throws {
         for (host, warned) in [("0.0.0.0", true), ("127.0.0.1", false)] {
-            let process = Process()
-            process.executableURL = CommandLineTool.executable
-            process.arguments = ["serve", "--host", host, "--port", "0", "--admin", "--allow-any-token"]
-            let output = StreamedPipe()
-            let errors = StreamedPipe()
-            process.standardOutput = output.pipe
-            process.standardError = errors.pipe
-            try process.run()
-            output.startReading()
-            errors.startReading()
+            let (process, output, errors) = try CommandLineTool.start(["serve", "--host", host, "--port", "0", "--admin", "--allow-any-token"])
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             #expect(blockUntil(atMost: 60) { output.text.contains("listening") })
             kill(process.processIdentifier, SIGTERM)

@@ -101,23 +101,12 @@ struct UTF8Transcoder {
         return output
     }
 
-    /// Appends the UTF-8 of a Unicode scalar (not a surrogate).
-    private static func appendUTF8(of scalar: UInt32, to output: inout [UInt8]) {
-        switch scalar {
-        case ..<0x80:
-            output.append(UInt8(scalar))
-        case ..<0x800:
-            output.append(UInt8(0xC0 | scalar >> 6))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        case ..<0x10000:
-            output.append(UInt8(0xE0 | scalar >> 12))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            output.append(UInt8(0xF0 | scalar >> 18))
-            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
+    /// Appends the UTF-8 of a Unicode scalar value (never a surrogate here).
+    private static func appendUTF8(of value: UInt32, to output: inout [UInt8]) {
+        guard let scalar = Unicode.Scalar(value) else {
+            output.append(invalid)
+            return
         }
+        UTF8.encode(scalar) { output.append($0) }
     }
 }
