@@ -57,7 +57,8 @@ struct OutputReplacementCommandLineTests {
         #expect(partial.split(separator: "\n").count == 2 && !partial.contains("a@x.io"))
         #expect(
             run.errorOutput.contains(
-                "zeropii: the run stopped early: '\(output)' keeps its old contents and the output up to line 2 is in '\(output).partial'\n"))
+                "zeropii: --strict stopped the run at line 3; nothing after it was read; '\(output)' keeps its old contents and the output up to line 2 is in '\(output).partial'\n"
+            ))
     }
 
     @Test func twoRunsOnOneOutputLeaveOneWholeResult() throws {

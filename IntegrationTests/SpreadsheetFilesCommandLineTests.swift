@@ -103,7 +103,7 @@ struct SpreadsheetFilesCommandLineTests {
         #expect(unconverted.status == 1)
         let third = expected.output.components(separatedBy: "\r\n").first { $0.hasPrefix("3,") } ?? "?"
         #expect(unconverted.output == "id,email,name\r\n\(third)\r\n")
-        #expect(unconverted.errorOutput.contains("zeropii: line 2 has a value that is not UTF-8"))
+        #expect(unconverted.errorOutput.contains("zeropii: line 2 has text that is not UTF-8"))
         #expect(unconverted.errorOutput.contains("give --encoding windows-1252"))
 
         let latinText = text.replacingOccurrences(of: "€", with: "¤")
@@ -154,7 +154,7 @@ struct SpreadsheetFilesCommandLineTests {
         #expect(named.errorOutput.hasPrefix("zeropii: with --no-header, --columns takes column numbers counted from 1"))
         let beyond = try Self.tokenize(["--quiet", "--csv", headless, "--no-header", "--columns", "4"], directory: directory)
         #expect(beyond.status == 2)
-        #expect(beyond.errorOutput.hasPrefix("zeropii: --columns 4: the first row has 3 fields\n"))
+        #expect(beyond.errorOutput.hasPrefix("zeropii: --columns 4: the rows have 3 fields\n"))
         #expect(beyond.output.isEmpty)
     }
 
@@ -180,7 +180,7 @@ struct SpreadsheetFilesCommandLineTests {
         expected += Data("4,\"text follows a closing quote\",3,\"q\"x\r\n".utf8)
         expected += Data("5,\"has a value over 4096 bytes\",4,\(long)\r\n".utf8)
         expected += Data(
-            "7,\"has a value that is not UTF-8 (is the file in another encoding? give --encoding windows-1252 for Excel's CSV from Windows)\",6,".utf8
+            "7,\"has text that is not UTF-8 (is the file in another encoding? give --encoding windows-1252 for Excel's CSV from Windows)\",6,".utf8
         )
         expected += Data([0xFF]) + Data("bad\r\n".utf8)
         #expect(kept == expected)
@@ -222,7 +222,9 @@ struct SpreadsheetFilesCommandLineTests {
         #expect(
             try String(contentsOfFile: rejects + ".partial", encoding: .utf8)
                 == "zeropii_line,zeropii_reason,id,email\n3,\"text follows a closing quote\",2,\"x\"y\n")
-        #expect(run.errorOutput.hasSuffix("zeropii: the run stopped early: the 1 row left out so far is in '\(rejects).partial'\n"))
+        #expect(
+            run.errorOutput.hasSuffix(
+                "zeropii: --strict stopped the run at line 3; nothing after it was read; the 1 row left out so far is in '\(rejects).partial'\n"))
     }
 
     /// The new options' usage errors: exit 2, nothing written.

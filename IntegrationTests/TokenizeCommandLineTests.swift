@@ -106,16 +106,21 @@ struct TokenizeCommandLineTests {
         #expect(names.outputBytes == Data("name;email\r\n".utf8))
         let lines = names.errorOutput.split(separator: "\n").map(String.init)
         for line in 2...4 {
-            #expect(lines.contains { $0.hasPrefix("zeropii: line \(line) has a value that is not UTF-8") })
+            #expect(lines.contains { $0.hasPrefix("zeropii: line \(line) has text that is not UTF-8") })
         }
         #expect(lines.last == "zeropii: failed rows on lines 2-4")
         #expect(!names.errorOutput.contains("ller") && !names.errorOutput.contains("@x.de"))
 
-        // The email column is UTF-8: tokenized, and the names' bytes copied as they are.
+        // The email column is UTF-8: tokenized, and the names' bytes copied as they are,
+        // with one note naming the first such line and how to convert the file.
         let emails = try CommandLineTool.run([
             "tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", directory + "/latin1.csv", "--columns", "email",
         ])
         #expect(emails.status == 0, "\(emails.errorOutput)")
+        #expect(
+            emails.errorOutput.hasPrefix(
+                "zeropii: note: line 2 has bytes that are not UTF-8 in a column not tokenized; they are copied as they are (give --encoding windows-1252 or iso-8859-1 to convert the file to UTF-8)\n"
+            ))
         let tokens = try Self.tokens(["a@x.de", "b@x.de", "c@x.de"], directory: directory)
         var expected = Data("name;email\r\n".utf8)
         for (letter, token) in zip([0xFC, 0xE4, 0xF6] as [UInt8], tokens) {
@@ -261,7 +266,7 @@ struct TokenizeCommandLineTests {
 
         let typo = try CommandLineTool.run(base.filter { $0 != "--quiet" } + ["--columns", "emial"])
         #expect(typo.status == 2)
-        #expect(typo.errorOutput == "zeropii: the CSV has no column 'emial'; did you mean 'Email'?\nits columns are: 'ID', 'Email'\n")
+        #expect(typo.errorOutput == "zeropii: the CSV has no column 'emial'; did you mean 'Email'?\n\(CSVColumnsHint.cells(2))\n")
         // The usage error came before the embedded server started: no banner.
         #expect(!typo.errorOutput.contains("embedded mock server"))
     }

@@ -49,7 +49,7 @@ enum CSVColumns {
                     caseNotes.append(
                         (
                             other,
-                            "\(named(other, in: names)) differs from '\(column)' only in case and is not tokenized; name it in --columns to tokenize it too"
+                            "\(named(other, in: names)) differs from \(shownRequest(column)) only in case and is not tokenized; name it in --columns to tokenize it too"
                         ))
                 }
                 continue
@@ -59,16 +59,23 @@ enum CSVColumns {
                 if let twice = repeated(folded[0], chosenBy: chosenBy, now: column, names: names) { return .failure(twice) }
                 indexes.append(folded[0])
                 chosenBy[folded[0]] = column
-                notes.append("the CSV has no column '\(column)'; using \(shown(folded[0], in: names)), which differs only in case")
+                notes.append("the CSV has no column \(shownRequest(column)); using \(shown(folded[0], in: names)), which differs only in case")
                 continue
             }
             if folded.count > 1 {
                 let candidates = folded.map { shown($0, in: names) }.joined(separator: " or ")
-                return .failure(Failure(message: "the CSV has no column '\(column)'; did you mean \(candidates)?", hint: columnList(names)))
+                return .failure(
+                    Failure(message: "the CSV has no column \(shownRequest(column)); did you mean \(candidates)?", hint: columnList(names)))
+            }
+            if !column.isEmpty && column.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                return .failure(
+                    Failure(
+                        message: "the CSV has no column '\(column)'",
+                        hint: "columns are chosen by position only without a header: --no-header --columns \(column)"))
             }
             let suggestions = closest(to: column, in: names.filter { !looksLikeData($0) })
             let question = suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: " or "))?"
-            return .failure(Failure(message: "the CSV has no column '\(column)'\(question)", hint: columnList(names)))
+            return .failure(Failure(message: "the CSV has no column \(shownRequest(column))\(question)", hint: columnList(names)))
         }
         return .success(Resolution(indexes: indexes, notes: notes + caseNotes.filter { !indexes.contains($0.index) }.map(\.text)))
     }
@@ -92,7 +99,7 @@ enum CSVColumns {
             guard position <= fieldCount else {
                 return .failure(
                     Failure(
-                        message: "--columns \(position): the first row has \(RunSummary.count(fieldCount, "field"))",
+                        message: "--columns \(position): the rows have \(RunSummary.count(fieldCount, "field"))",
                         hint: "columns are counted from 1, up to \(fieldCount)"))
             }
             guard !indexes.contains(position - 1) else {
@@ -124,15 +131,23 @@ enum CSVColumns {
         looksLikeData(names[index]) ? shown(index, in: names) : "the column '\(names[index])'"
     }
 
-    /// The hint after a failure: the header's names, or, when most of its cells look
-    /// like data, that the first line is not a header.
+    /// The hint after a failure. It never lists the header's cells: a first line that is
+    /// data (a file without a header) holds names and places that no test of a single
+    /// cell can tell from column names. When most cells look like data, it says so.
     static func columnList(_ names: [String]) -> String {
         let dataLike = names.filter(looksLikeData).count
         if dataLike * 2 > names.count {
             return
                 "the first line looks like data rather than a header (\(dataLike) of \(RunSummary.count(names.count, "cell"))); --csv needs a first line that names the columns, or --no-header with --columns by position (1,3)"
         }
-        return "its columns are: " + names.indices.map { shown($0, in: names) }.joined(separator: ", ")
+        return
+            "the first line has \(RunSummary.count(names.count, "cell")) (not shown here, since it may be data): give --columns the names it has, as 'head -1 FILE' shows them, or --no-header with --columns by position (1,3)"
+    }
+
+    /// A name given to `--columns` as a message shows it: quoted, or not at all when it
+    /// looks like data (an email typed in the wrong place).
+    static func shownRequest(_ name: String) -> String {
+        looksLikeData(name) ? "(a name that looks like data, not shown)" : "'\(name)'"
     }
 
     /// The names within a small edit distance of `name` (ignoring case): 1 for a name

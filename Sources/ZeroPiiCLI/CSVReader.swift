@@ -42,6 +42,11 @@ struct CSVReader {
         let fields: [Field]
         /// The physical line the record starts on, counting from 1.
         let line: Int
+        /// The physical lines it covers (more than one when a quoted field holds line breaks).
+        var lineCount = 1
+
+        /// The physical line the record ends on.
+        var lastLine: Int { line + lineCount - 1 }
 
         /// An empty line: passed through as it is, not a row.
         var isBlank: Bool { fields.count == 1 && !fields[0].isQuoted && fields[0].range.isEmpty }
@@ -98,6 +103,11 @@ struct CSVReader {
         self.init(delimiter: delimiter) { try input.read() }
     }
 
+    /// True when no whole line is buffered and the input has not ended: the next
+    /// ``next()`` may wait for the source (a slow pipe), so what is pending should go out
+    /// first.
+    var needsInput: Bool { !exhausted && !buffer[position...].contains(lineBreak) }
+
     /// Whether lines end with a lone CR.
     private var endsLinesWithCarriageReturn: Bool { lineBreak == Self.carriageReturn }
 
@@ -125,7 +135,7 @@ struct CSVReader {
                     position = end
                     return .malformed(problem)
                 }
-                let record = Record(bytes: Array(buffer[position..<end]), fields: fields, line: line)
+                let record = Record(bytes: Array(buffer[position..<end]), fields: fields, line: line, lineCount: lines)
                 line += lines
                 position = end
                 return .record(record)

@@ -42,8 +42,11 @@ final class CSVTokenizer {
     /// first row's.
     private var fieldCount = 0
     private var encoding = InputEncoding.utf8
-    /// Said after the summary when the server stopped answering.
-    private var notSentMessage: String?
+    /// Why the run stopped before the end of its input (--strict, a server that went
+    /// away), for the one line that says so.
+    private var stopMessage: String?
+    /// Whether the note on bytes that are not UTF-8 in other columns has been given.
+    private var notedOtherBytes = false
     /// The rows read so far, for the progress bar (the summary counts rows written).
     private var rowsRead = 0
     /// The bytes of the rows read so far (as UTF-8), for the progress bar.
@@ -85,6 +88,17 @@ final class CSVTokenizer {
         do {
             return try await process(input)
         } catch is OutputClosedError {
+            // The output's reader went away (| head): quiet, but the rows left out so far
+            // are kept, since nothing else holds them.
+            if let rejects, rejects.count > 0 {
+                try? rejects.endLine()
+                if let partial = rejects.output.keepPartial() {
+                    let verb = rejects.count == 1 ? "is" : "are"
+                    Console.error(
+                        "zeropii: the output's reader went away; the \(RunSummary.count(rejects.count, "row")) left out so far \(verb) in '\(partial)'"
+                    )
+                }
+            }
             return OutputClosedError.exitStatus
         } catch let stop as any RunStop {
             // The rows before the stop were tokenized: they are written.
@@ -119,37 +133,47 @@ final class CSVTokenizer {
         defer { progress.finish() }
         let started = Date()
 
-        // The header names the columns (or, with --no-header, the first row shows how many
-        // there are); blank lines before it pass through.
         try reader.readPreamble()
         encoding = input.encoding
-        if input.hadByteOrderMark, let mark = InputEncoding.utf8.byteOrderMark { try output.write(mark) }
-        if options.noHeader { try rejects?.start(delimiter: reader.delimiter, lineBreak: reader.lineBreak, header: nil) }
+        if input.hadByteOrderMark, let mark = InputEncoding.utf8.byteOrderMark {
+            try output.write(mark)
+            try rejects?.output.write(mark)
+        }
+        // The items read ahead of the main loop: with --no-header, the first rows, which
+        // decide the field count.
+        var pending: [CSVReader.Item] = []
         var columnIndexes: [Int] = []
-        var firstRow: CSVReader.Record?
         var columnsKnown = false
+        if options.noHeader {
+            try rejects?.start(delimiter: reader.delimiter, lineBreak: reader.lineBreak, header: nil)
+            pending = try Self.sample(&reader)
+            let counts = pending.compactMap { item -> Int? in
+                guard case .record(let record) = item, !record.isBlank else { return nil }
+                return record.fields.count
+            }
+            if let common = Self.mostCommon(counts) {
+                switch CSVColumns.resolve(positions: options.columnPositions, fieldCount: common) {
+                case .failure(let failure): throw failure
+                case .success(let resolution): columnIndexes = resolution.indexes
+                }
+                fieldCount = common
+            }
+            columnsKnown = true
+        }
+        // The header names the columns; blank lines before it pass through.
         while !columnsKnown, let item = try reader.next() {
             switch item {
             case .malformed(let problem):
-                if options.noHeader {
-                    reportMalformed(problem)
-                    if options.strict { return try end(early: true, progress: progress, started: started) }
-                    continue
-                }
                 Console.error("zeropii: the header row is malformed (\(Self.name(problem.lines)): \(problem.reason))")
                 return 1
             case .record(let record):
                 if record.isBlank {
                     summary.blankLines += 1
                     try output.write(record.bytes)
-                    lastWrittenLine = record.line
+                    lastWrittenLine = record.lastLine
                     continue
                 }
-                let resolved =
-                    options.noHeader
-                    ? CSVColumns.resolve(positions: options.columnPositions, fieldCount: record.fields.count)
-                    : CSVColumns.resolve(options.columns, in: record.fields.map(\.value))
-                switch resolved {
+                switch CSVColumns.resolve(options.columns, in: record.fields.map(\.value)) {
                 case .failure(let failure): throw failure
                 case .success(let resolution):
                     for note in resolution.notes { Console.error("zeropii: note: \(note)") }
@@ -157,45 +181,50 @@ final class CSVTokenizer {
                 }
                 fieldCount = record.fields.count
                 columnsKnown = true
-                if options.noHeader {
-                    firstRow = record
-                } else {
-                    try rejects?.start(delimiter: reader.delimiter, lineBreak: reader.lineBreak, header: record.bytes)
-                    try output.write(record.bytes)
-                    lastWrittenLine = record.line
-                }
+                try rejects?.start(delimiter: reader.delimiter, lineBreak: reader.lineBreak, header: record.bytes)
+                try output.write(record.bytes)
+                lastWrittenLine = record.lastLine
             }
         }
 
         let rowsPerBatch = max(1, ZeroPiiSDK.maximumBatchSize / max(1, columnIndexes.count))
         var batch = Batch()
-        var stopped = false
-        var unreachableFromLine: Int?
+        var nextPending = 0
 
         reading: while columnsKnown {
             let item: CSVReader.Item
-            if let row = firstRow {
-                item = .record(row)
-                firstRow = nil
-            } else if let next = try reader.next() {
-                item = next
+            if nextPending < pending.count {
+                item = pending[nextPending]
+                nextPending += 1
+                if nextPending == pending.count { pending = [] }
             } else {
-                break
+                if reader.needsInput && !(input.file?.isReadyToRead ?? true) {
+                    // A slow producer: what was read goes out now rather than when a
+                    // batch fills.
+                    if !batch.records.isEmpty { try await dispatch(batch) }
+                    batch = Batch()
+                    try await drain()
+                    try output.flush()
+                }
+                guard let next = try reader.next() else { break }
+                item = next
             }
             try checkInterruption()
             if consecutiveNetworkFailures >= unreachableAfter {
+                let line: Int
                 switch item {
-                case .record(let record): unreachableFromLine = record.line
-                case .malformed(let problem): unreachableFromLine = problem.lines.lowerBound
+                case .record(let record): line = record.line
+                case .malformed(let problem): line = problem.lines.lowerBound
                 }
-                stopped = true
+                stopMessage =
+                    "the server at \(connection?.displayURL ?? "?") stopped answering (\(lastNetworkFailure)); lines \(line) to the end were not sent"
                 break reading
             }
             switch item {
             case .malformed(let problem):
                 reportMalformed(problem)
                 if options.strict {
-                    stopped = true
+                    stopMessage = "--strict stopped the run at \(Self.name(problem.lines)); nothing after it was read"
                     break reading
                 }
             case .record(let record):
@@ -207,16 +236,24 @@ final class CSVTokenizer {
                     batch.fieldIndexes.append([])
                 } else {
                     let indexes: [Int]
-                    switch Self.valueIndexes(record, columns: columnIndexes, fieldCount: fieldCount) {
+                    switch Self.valueIndexes(
+                        record, columns: columnIndexes, fieldCount: fieldCount, copiesOtherFieldsAsTheyAre: encoding == .utf8)
+                    {
                     case .success(let found):
                         indexes = found
+                        if !notedOtherBytes && !record.fields.allSatisfy(\.isUTF8) {
+                            notedOtherBytes = true
+                            Console.error(
+                                "zeropii: note: line \(record.line) has bytes that are not UTF-8 in a column not tokenized; they are copied as they are (give --encoding windows-1252 or iso-8859-1 to convert the file to UTF-8)"
+                            )
+                        }
                     case .failure(let problem):
                         let reason = problem.reason(reference: referenceRow, encoding: encoding)
-                        Console.error("zeropii: line \(record.line) \(reason); the row was left out")
-                        noteFailed(record.line...record.line)
+                        Console.error("zeropii: line \(record.line) \(reason); \(leftOut(rows: 1))")
+                        noteFailed(record.line...record.lastLine)
                         try rejects?.write(line: record.line, reason: reason, bytes: record.bytes)
                         if options.strict {
-                            stopped = true
+                            stopMessage = "--strict stopped the run at line \(record.line); nothing after it was read"
                             break reading
                         }
                         continue
@@ -238,13 +275,38 @@ final class CSVTokenizer {
         if !batch.records.isEmpty { try await dispatch(batch) }
         try await drain()
         try checkInterruption()
-        if let line = unreachableFromLine {
-            notSentMessage =
-                "zeropii: the server at \(connection?.displayURL ?? "?") stopped answering (\(lastNetworkFailure)); lines \(line) to the end were not sent"
-        }
         // A run that stopped before the end of its input (--strict, a server that went
         // away) does not replace an output file either.
-        return try end(early: stopped, progress: progress, started: started)
+        return try end(early: stopMessage != nil, progress: progress, started: started)
+    }
+
+    /// With --no-header: the first rows (up to ``sampleRows`` of them, or
+    /// ``sampleBytes``), whose most common field count every row must have. One odd first
+    /// row (an unquoted "Smith, Bob") must not set it: its extra field would push a value
+    /// out of the columns tokenized, into the clear.
+    private static func sample(_ reader: inout CSVReader) throws -> [CSVReader.Item] {
+        var items: [CSVReader.Item] = []
+        var rows = 0
+        var bytes = 0
+        while rows < sampleRows, bytes < sampleBytes, let item = try reader.next() {
+            items.append(item)
+            if case .record(let record) = item, !record.isBlank {
+                rows += 1
+                bytes += record.bytes.count
+            }
+        }
+        return items
+    }
+
+    static let sampleRows = 1000
+    static let sampleBytes = 16 << 20
+
+    /// The value seen most often; on a tie, the one seen first.
+    static func mostCommon(_ values: [Int]) -> Int? {
+        var counts: [Int: Int] = [:]
+        for value in values { counts[value, default: 0] += 1 }
+        guard let best = counts.values.max() else { return nil }
+        return values.first { counts[$0] == best }
     }
 
     /// Ends the run: the files in place (or kept as partial ones when it stopped early),
@@ -265,7 +327,6 @@ final class CSVTokenizer {
         summary.failedRows = failedRowCount
         summary.rejectsName = early ? nil : rejects?.output.name
         if !options.quiet { Console.error(summary.text) }
-        if let notSentMessage { Console.error(notSentMessage) }
         if !failedLines.isEmpty {
             let shown = failedLines.prefix(20).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
             let more = failedLines.count > 20 ? " and \(failedLines.count - 20) more" : ""
@@ -273,21 +334,26 @@ final class CSVTokenizer {
             let lines = failedLines.count == 1 && failedLines[0].count == 1 ? "line" : "lines"
             Console.error("zeropii: \(rows) \(lines) \(shown.joined(separator: ", "))\(more)")
         }
-        if early { EarlyEnd.keepPartial(output, rejects: rejects, lastWrittenLine: lastWrittenLine) }
+        if let stopMessage { EarlyEnd.keepPartial(output, rejects: rejects, lastWrittenLine: lastWrittenLine, reason: stopMessage) }
         return early || !failedLines.isEmpty ? 1 : 0
     }
 
     /// Reports a malformed record on standard error (its bytes went to the rejects file
     /// as the reader passed them).
     private func reportMalformed(_ problem: CSVReader.Malformed) {
-        let rows = problem.lines.count == 1 ? "the row was" : "the rows were"
-        Console.error("zeropii: \(Self.describe(problem.lines)) malformed (\(problem.reason)); \(rows) left out")
+        Console.error("zeropii: \(Self.describe(problem.lines)) malformed (\(problem.reason)); \(leftOut(rows: problem.lines.count))")
         noteFailed(problem.lines)
     }
 
+    /// How a message ends for a row not written: left out, or where --strict stops.
+    private func leftOut(rows lines: Int) -> String {
+        if options.strict { return "--strict stops the run here" }
+        return lines == 1 ? "the row was left out" : "the rows were left out"
+    }
+
     /// What a row's field count is compared with: "the header's", or with --no-header
-    /// "the first row's".
-    private var referenceRow: String { options.noHeader ? "the first row's" : "the header's" }
+    /// that of most rows.
+    private var referenceRow: String { options.noHeader ? "most rows'" : "the header's" }
 
     /// Counts a failed row (one record, whatever lines it covers) and adds its lines to the report, joining them to the last range when they follow it.
     private func noteFailed(_ lines: ClosedRange<Int>) {
@@ -315,6 +381,7 @@ final class CSVTokenizer {
             try await drain()
             for record in full.records {
                 try output.write(record.bytes)
+                lastWrittenLine = record.lastLine
                 if !record.isBlank { summary.rows += 1 }
             }
             return
@@ -400,7 +467,7 @@ final class CSVTokenizer {
                 next += 1
             }
             try output.write(Self.rewrite(record, replacing: replacements))
-            lastWrittenLine = record.line
+            lastWrittenLine = record.lastLine
             if !record.isBlank { summary.rows += 1 }
         }
         summary.values += batch.values.count
@@ -411,7 +478,13 @@ final class CSVTokenizer {
     /// header's `fieldCount` (its values would not stand under their names: `Smith,
     /// John` unquoted pushes an email into the next column, out of the one tokenized),
     /// or a value is not UTF-8 or longer than the protocol allows.
-    static func valueIndexes(_ record: CSVReader.Record, columns: [Int], fieldCount: Int) -> Result<[Int], RowProblem> {
+    static func valueIndexes(
+        _ record: CSVReader.Record, columns: [Int], fieldCount: Int, copiesOtherFieldsAsTheyAre: Bool = true
+    ) -> Result<[Int], RowProblem> {
+        // Text that could not be converted from another encoding, anywhere in the row,
+        // would be written out as bytes this run made up: the row is refused. (UTF-8 input
+        // keeps the bytes of columns not tokenized as they came.)
+        if !copiesOtherFieldsAsTheyAre, !record.fields.allSatisfy(\.isUTF8) { return .failure(.notUTF8) }
         guard record.fields.count == fieldCount else {
             return .failure(
                 record.fields.count > fieldCount
@@ -452,9 +525,9 @@ final class CSVTokenizer {
             case .valueTooLong:
                 return "has a value over \(CSVTokenizer.maximumValueBytes) bytes"
             case .notUTF8 where encoding == .utf8:
-                return "has a value that is not UTF-8 (is the file in another encoding? give --encoding windows-1252 for Excel's CSV from Windows)"
+                return "has text that is not UTF-8 (is the file in another encoding? give --encoding windows-1252 for Excel's CSV from Windows)"
             case .notUTF8:
-                return "has a value that is not valid \(encoding.rawValue)"
+                return "has text that is not valid \(encoding.rawValue) (a broken or cut-off character)"
             }
         }
     }

@@ -114,9 +114,10 @@ final class DecodedInput {
         return head
     }
 
-    /// The UTF-16 byte order that unmarked input looks written in, when its first bytes
-    /// hold NUL bytes: mostly at odd offsets for little-endian (`a\0b\0`), even offsets
-    /// for big-endian.
+    /// The UTF-16 byte order that unmarked input looks written in: NUL bytes at one
+    /// parity of offset (odd for little-endian, `a\0b\0`; even for big-endian) for at
+    /// least one character in eight (the ASCII ones: delimiters, digits, line breaks, a
+    /// header), and hardly any at the other. A stray NUL in UTF-8 text is not that.
     static func unmarkedUTF16(_ head: [UInt8]) -> InputEncoding? {
         let searched = head.prefix(nulSearchLength)
         var odd = 0
@@ -124,8 +125,10 @@ final class DecodedInput {
         for (offset, byte) in searched.enumerated() where byte == 0 {
             if offset % 2 == 0 { even += 1 } else { odd += 1 }
         }
-        guard odd + even > 0 else { return nil }
-        return odd >= even ? .utf16LittleEndian : .utf16BigEndian
+        let characters = searched.count / 2
+        let (more, fewer) = (max(odd, even), min(odd, even))
+        guard more >= 2, more * 8 >= characters, fewer * 8 <= more else { return nil }
+        return odd > even ? .utf16LittleEndian : .utf16BigEndian
     }
 }
 

@@ -11,10 +11,11 @@ enum EarlyEnd {
     }
 
     /// For a run that ended before its input did (`--strict`, a server that went away):
-    /// renames what it wrote to `FILE.partial` and says so; nothing for standard output.
-    static func keepPartial(_ output: OutputFile, rejects: RejectedRows? = nil, lastWrittenLine: Int) {
-        guard let kept = keptFiles(output, rejects: rejects, lastWrittenLine: lastWrittenLine) else { return }
-        Console.error("zeropii: the run stopped early: \(kept)")
+    /// renames what it wrote to `FILE.partial` and says in one line why it stopped and
+    /// where its files are.
+    static func keepPartial(_ output: OutputFile, rejects: RejectedRows? = nil, lastWrittenLine: Int, reason: String) {
+        let kept = keptFiles(output, rejects: rejects, lastWrittenLine: lastWrittenLine)
+        Console.error("zeropii: \(reason)" + (kept.map { "; \($0)" } ?? ""))
     }
 
     /// SIGINT or SIGTERM: exit status 128 + the signal, as a shell reports a process that

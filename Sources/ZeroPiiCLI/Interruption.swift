@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// SIGINT and SIGTERM during a run. Before the run has begun tokenizing (waiting for
+/// SIGINT, SIGTERM and SIGHUP (a terminal or SSH session that went away) during a run. Before the run has begun tokenizing (waiting for
 /// another process's vault, for a FIFO's reader), the signal ends the process at once
 /// with one line: nothing was written. Once it has, the first signal is noted and the
 /// run's task cancelled, so that a batch waiting for a slow server ends at once; the run
@@ -29,11 +29,11 @@ final class Interruption: @unchecked Sendable {
     /// The signal received, if any.
     var signal: Int32? { state.withLock { $0.signal } }
 
-    /// Starts listening for SIGINT and SIGTERM instead of dying of them; `cancelRun`
+    /// Starts listening for SIGINT, SIGTERM and SIGHUP instead of dying of them; `cancelRun`
     /// cancels the run's task.
     func start(cancelRun: @escaping @Sendable () -> Void) {
         state.withLock { $0.cancelRun = cancelRun }
-        sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+        sources = [SIGINT, SIGTERM, SIGHUP].map { number -> DispatchSourceSignal in
             ignore(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [state] in
@@ -67,7 +67,12 @@ final class Interruption: @unchecked Sendable {
 
     /// The signal's name for messages.
     static func name(of number: Int32) -> String {
-        number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)"
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(number)"
+        }
     }
 }
 

@@ -16,14 +16,18 @@ import Darwin
 /// (a full disk) are a ``FileAccessError``.
 ///
 /// A file is replaced only by a run that finished: the rows go to a new file of this run's
-/// own beside it (`.FILE.zeropii-XXXXXX`, created exclusively, so no existing file or
-/// link is ever opened), which ``finish()`` renames onto `FILE` with `FILE`'s permissions
+/// own beside it (`.FILE.zeropii-PID-XXXXXX`, created exclusively, so no existing file or
+/// link is ever opened; one left by a process that no longer runs, after SIGKILL, is
+/// removed by the next run on `FILE`), which ``finish()`` renames onto `FILE` with `FILE`'s permissions
 /// (one step: a reader sees the old file or the new one, never half of it; of two runs
 /// writing one `FILE`, the last to finish wins whole). A run that stops before that (a
 /// signal, a vault that cannot write, refused credentials, `--strict`) leaves `FILE` as it
 /// was and renames what it wrote to `FILE.partial` (``keepPartial()``); a run that fails
-/// before writing anything removes its file again. An output that is no regular file (a
-/// FIFO, `/dev/null`, a terminal) is written in place.
+/// before writing anything removes its file again; a finished run removes a `FILE.partial`
+/// an earlier run left. An output that is no regular file (a FIFO, `/dev/null`, a
+/// terminal) is written in place. A symbolic link is followed: the file it names is
+/// replaced and the link stays. The process's own streams (`/dev/stdout`, `/dev/stderr`,
+/// `/dev/fd/N`, `/proc/self/fd/N`, or a link to one) are written as they are, as `-` is.
 final class OutputFile {
     /// How messages name the output: the target file (never this run's own file), or
     /// standard output.
@@ -79,8 +83,13 @@ final class OutputFile {
     /// that does not exist yet, the rows go to a new file of this run's own beside it
     /// until ``finish()`` or ``keepPartial()``.
     /// - Throws: ``FileAccessError`` when it cannot be opened or created.
-    static func create(_ path: String) throws -> OutputFile {
-        if path == "-" { return standardOutput }
+    static func create(_ given: String) throws -> OutputFile {
+        if given == "-" { return standardOutput }
+        let resolved = try OutputTarget.resolve(given)
+        if let stream = resolved.stream {
+            return OutputFile(name: "'\(given)'", descriptor: stream, ownsDescriptor: false, flushThreshold: 64 << 10)
+        }
+        let path = resolved.path
         var status = stat()
         let exists = stat(path, &status) == 0
         if exists && (status.st_mode & S_IFMT) != S_IFREG {
@@ -95,7 +104,8 @@ final class OutputFile {
             throw FileAccessError(description: "cannot write '\(path)': \(Console.reason(errno))")
         }
         let folder = (path as NSString).deletingLastPathComponent
-        let own = (folder.isEmpty ? "" : folder + "/") + "." + (path as NSString).lastPathComponent + ".zeropii-XXXXXX"
+        OutputTarget.removeFilesOfEndedRuns(beside: path)
+        let own = (folder.isEmpty ? "" : folder + "/") + OutputTarget.ownFilePrefix(for: path) + "\(getpid())-XXXXXX"
         var template = Array(own.utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
@@ -107,7 +117,7 @@ final class OutputFile {
         let mask = umask(0)
         _ = umask(mask)
         _ = fchmod(descriptor, exists ? mode_t(status.st_mode & 0o7777) : 0o644 & ~mask)
-        return OutputFile(name: "'\(path)'", descriptor: descriptor, ownsDescriptor: true, flushThreshold: 1 << 20, paths: (path, ownPath))
+        return OutputFile(name: "'\(given)'", descriptor: descriptor, ownsDescriptor: true, flushThreshold: 1 << 20, paths: (path, ownPath))
     }
 
     /// True when the output is a terminal: a progress bar there would run into the rows.
@@ -143,6 +153,10 @@ extension OutputFile {
         }
         partialSettled = true
         Self.unfinished.withLock { _ = $0.remove(paths.own) }
+        // A partial file an earlier run left is out of date now (a folder there is left alone).
+        var partial = stat()
+        let partialPath = Self.partialPath(for: paths.target)
+        if lstat(partialPath, &partial) == 0 && (partial.st_mode & S_IFMT) != S_IFDIR { unlink(partialPath) }
     }
 
     /// Writes out everything buffered for a run that stopped before the end, leaves the

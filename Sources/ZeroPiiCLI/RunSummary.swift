@@ -26,7 +26,8 @@ struct RunSummary: Equatable {
         ]
         if blankLines > 0 { parts.append(Self.count(blankLines, "blank line") + " passed through") }
         parts.append(Self.count(retries, "retry", plural: "retries"))
-        parts.append(Self.count(failedRows, unit) + " failed" + (rejectsName.map { " (copied to \($0))" } ?? ""))
+        let copied = failedRows > 0 ? rejectsName.map { " (copied to \($0))" } ?? "" : ""
+        parts.append(Self.count(failedRows, unit) + " failed" + copied)
         var time = String(format: "%.1f s", elapsed)
         if elapsed >= Self.shortestRunWithARate && rows > 0 {
             time += String(format: " (%.0f \(unit)s/s)", Double(rows) / elapsed)

@@ -247,7 +247,7 @@ enum TokenizeCommand {
             }
             if let rejects = options.rejectsPath {
                 if rejects == "-" { return .failure("--rejects needs a file, not standard output") }
-                if rejects == options.outputPath { return .failure("--rejects and --output name the same file") }
+                if OutputTarget.same(rejects, options.outputPath) { return .failure("--rejects and --output name the same file") }
             }
         } else {
             if !options.columns.isEmpty { return .failure("--columns goes with --csv") }

@@ -170,7 +170,8 @@ enum Usage {
           1        some rows or values could not be (reported by line number, never by
                    value), a file could not be read or written, or the run stopped
           2        a usage error: an option, a column, or an encoding that does not fit
-          130/143  SIGINT/SIGTERM (a second one ends the run at once)
+          130/143/129  SIGINT/SIGTERM/SIGHUP: the run stops as after --strict (a
+                   second signal ends it at once)
           141      the reader of the output went away
         """
 

@@ -114,7 +114,9 @@ struct CSVReaderTests {
         #expect(CSVTokenizer.RowProblem.tooFewFields(1, header: 3).reason() == "has 1 field, fewer than the header's 3")
         #expect(
             CSVTokenizer.RowProblem.tooFewFields(2, header: 3).reason(reference: "the first row's") == "has 2 fields, fewer than the first row's 3")
-        #expect(CSVTokenizer.RowProblem.notUTF8.reason(encoding: .utf16LittleEndian) == "has a value that is not valid utf-16le")
+        #expect(
+            CSVTokenizer.RowProblem.notUTF8.reason(encoding: .utf16LittleEndian)
+                == "has text that is not valid utf-16le (a broken or cut-off character)")
         #expect(CSVTokenizer.RowProblem.notUTF8.reason().contains("--encoding windows-1252"))
     }
 }
@@ -270,6 +272,11 @@ struct CSVDialectTests {
 }
 
 struct CSVColumnsTests {
+    /// The hint after a column not found in a header of `cells` cells: never the cells.
+    static func hint(cells: Int) -> String {
+        "the first line has \(cells) \(cells == 1 ? "cell" : "cells") (not shown here, since it may be data): give --columns the names it has, as 'head -1 FILE' shows them, or --no-header with --columns by position (1,3)"
+    }
+
     @Test func exactNamesWinAndCaseOnlyMatchesComeWithANote() throws {
         let names = ["id", "Email", "email", "Phone"]
         #expect(
@@ -337,18 +344,20 @@ struct CSVColumnsTests {
             return
         }
         #expect(some.message == "the CSV has no column 'mail'; did you mean 'email'?")
-        #expect(some.hint == "its columns are: 'id', 'email', column 3 (not shown: looks like data, not a name), 'phone'")
+        #expect(some.hint == Self.hint(cells: 4))
         // The suggestion never offers a data-like cell, however close.
         guard case .failure(let close) = CSVColumns.resolve(["a@x.ia"], in: ["a@x.io", "id", "name"]) else {
             Issue.record("expected a failure")
             return
         }
-        #expect(close.message == "the CSV has no column 'a@x.ia'")
-        #expect(close.hint == "its columns are: column 1 (not shown: looks like data, not a name), 'id', 'name'")
+        #expect(close.message == "the CSV has no column (a name that looks like data, not shown)")
+        #expect(close.hint == Self.hint(cells: 3))
         // Every other message that names a header cell.
         let folded = try? CSVColumns.resolve(["A@X.IO"], in: ["a@x.io", "id"]).get()
         #expect(
-            folded?.notes == ["the CSV has no column 'A@X.IO'; using column 1 (not shown: looks like data, not a name), which differs only in case"])
+            folded?.notes == [
+                "the CSV has no column (a name that looks like data, not shown); using column 1 (not shown: looks like data, not a name), which differs only in case"
+            ])
         guard case .failure(let twice) = CSVColumns.resolve(["5551234", "5551234"], in: ["5551234", "id"]) else {
             Issue.record("expected a failure")
             return
@@ -360,7 +369,7 @@ struct CSVColumnsTests {
         }
         #expect(
             ambiguous.message
-                == "the CSV has no column 'A@X.IO'; did you mean column 1 (not shown: looks like data, not a name) or column 2 (not shown: looks like data, not a name)?"
+                == "the CSV has no column (a name that looks like data, not shown); did you mean column 1 (not shown: looks like data, not a name) or column 2 (not shown: looks like data, not a name)?"
         )
         #expect(!ambiguous.hint.contains("@"))
     }
@@ -389,7 +398,7 @@ struct CSVColumnsTests {
             Issue.record("expected a failure")
             return
         }
-        #expect(beyond.message == "--columns 4: the first row has 3 fields")
+        #expect(beyond.message == "--columns 4: the rows have 3 fields")
         guard case .failure(let twice) = CSVColumns.resolve(positions: [2, 2], fieldCount: 3) else {
             Issue.record("expected a failure")
             return
@@ -413,7 +422,14 @@ struct CSVColumnsTests {
             return
         }
         #expect(typo.message == "the CSV has no column 'emial'; did you mean 'email'?")
-        #expect(typo.hint == "its columns are: 'id', 'email', 'phone', 'EMAIL2'")
+        #expect(typo.hint == CSVColumnsTests.hint(cells: 4))
+        // A number is a position, which needs --no-header; no "did you mean '1'?".
+        guard case .failure(let position) = CSVColumns.resolve(["3"], in: ["1", "x", "y"]) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(position.message == "the CSV has no column '3'")
+        #expect(position.hint == "columns are chosen by position only without a header: --no-header --columns 3")
         guard case .failure(let ambiguous) = CSVColumns.resolve(["Id"], in: ["ID", "id"]) else {
             Issue.record("expected a failure")
             return
@@ -438,6 +454,8 @@ struct CSVColumnsTests {
         #expect(CSVTokenizer.valueIndexes(records[0], columns: [1], fieldCount: 3) == .failure(.notUTF8))
         #expect(CSVTokenizer.valueIndexes(records[1], columns: [2, 1], fieldCount: 3) == .failure(.notUTF8))
         #expect(CSVTokenizer.valueIndexes(records[0], columns: [2], fieldCount: 3) == .success([2]))
+        // Converted from another encoding, a field that could not be is refused wherever it is.
+        #expect(CSVTokenizer.valueIndexes(records[0], columns: [2], fieldCount: 3, copiesOtherFieldsAsTheyAre: false) == .failure(.notUTF8))
         #expect(CSVTokenizer.rewrite(records[0], replacing: [2: "t@y.zz"]) == Array("1,M".utf8) + [0xFC] + Array("ller,t@y.zz\n".utf8))
     }
 }

@@ -124,6 +124,11 @@ struct InputEncodingTests {
         #expect(DecodedInput.unmarkedUTF16(little) == .utf16LittleEndian)
         #expect(DecodedInput.unmarkedUTF16(big) == .utf16BigEndian)
         #expect(DecodedInput.unmarkedUTF16(Array(text.utf8)) == nil)
+        // Found from outside: one stray NUL in UTF-8 text refused the whole file.
+        #expect(DecodedInput.unmarkedUTF16(Array("id,name,city\n1,Anna,Oslo\n2,Bob,Ro\u{0}me\n".utf8)) == nil)
+        // Mostly non-Latin UTF-16 still has NULs in its ASCII characters.
+        let cyrillic = [UInt8](try #require("id\tимя\n1\tАнна Петрова\n2\tБорис\n".data(using: .utf16LittleEndian)))
+        #expect(DecodedInput.unmarkedUTF16(cyrillic) == .utf16LittleEndian)
         do {
             _ = try Self.decode(little, declared: nil, chunkSize: 1 << 20)
             Issue.record("unmarked UTF-16 was read as UTF-8")
