@@ -16,7 +16,9 @@ import Darwin
 struct InterruptedWaitCommandLineTests {
     /// Found from outside: SIGINT while `tokenize -` waited for more input was noticed
     /// only when the next line came.
-    @Test func aSignalWhileStandardInputIsSilentEndsTheRunAtOnce() throws {
+    /// SIGHUP (a terminal or SSH session that went away) stops the run as SIGTERM does.
+    @Test(arguments: [SIGINT, SIGHUP])
+    func aSignalWhileStandardInputIsSilentEndsTheRunAtOnce(signal number: Int32) throws {
         let directory = try TokenizeCommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let input = Pipe()
@@ -25,18 +27,19 @@ struct InterruptedWaitCommandLineTests {
         // The pipe stays open, silent, after the first value.
         try input.fileHandleForWriting.write(contentsOf: Data("a@b.io\n".utf8))
         #expect(blockUntil(atMost: 60) { output.text.hasSuffix("\n") }, "the first token came back")
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, number)
         let ended = blockUntil(atMost: 10) { !process.isRunning }
         #expect(ended, "the run went on waiting for input after SIGINT")
         if !ended { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? input.fileHandleForWriting.close()
-        #expect(process.terminationStatus == 130)
+        #expect(process.terminationStatus == 128 + number)
         #expect(blockUntil(atMost: 10) { errors.isEnded })
         let stderr = errors.text
+        let name = number == SIGINT ? "SIGINT" : "SIGHUP"
         #expect(
             stderr.hasSuffix(
-                "zeropii: interrupted by SIGINT: standard output holds the output up to line 1; run the same command again to finish (the vault gives the same tokens)\n"
+                "zeropii: interrupted by \(name): standard output holds the output up to line 1; run the same command again to finish (the vault gives the same tokens)\n"
             ), "\(stderr)")
     }
 

@@ -254,4 +254,38 @@ struct SpreadsheetFilesCommandLineTests {
         }
         #expect(!FileManager.default.fileExists(atPath: directory + "/r.csv"))
     }
+
+    /// Found from outside: with --no-header, an odd first row (an unquoted "Smith, Bob")
+    /// set the field count, so its email stood outside the columns tokenized and went out
+    /// in clear while every good row was refused. The most common count decides.
+    @Test func anOddFirstRowDoesNotSetTheFieldCount() throws {
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try Self.write(
+            Data("1,Smith, Bob,bob@example.com\n2,Anna,anna@example.com\n3,Cara,cara@example.com\n".utf8), "nh.csv", in: directory)
+        let rejects = directory + "/r.csv"
+        let run = try Self.tokenize(["--quiet", "--csv", path, "--no-header", "--columns", "2,3", "--rejects", rejects], directory: directory)
+        #expect(run.status == 1)
+        #expect(!run.output.contains("@example.com"), "\(run.output)")
+        #expect(run.output.split(separator: "\n").map { $0.prefix(2) } == ["2,", "3,"])
+        #expect(run.errorOutput.contains("zeropii: line 1 has 4 fields, more than most rows' 3"))
+        #expect(try String(contentsOfFile: rejects, encoding: .utf8).hasPrefix("1,\"has 4 fields, more than most rows' 3"))
+    }
+
+    /// Found from outside: broken UTF-16 (an odd last byte, a lone surrogate) in a column
+    /// not tokenized went out as a 0xFF byte with exit 0. Such a row is refused.
+    @Test func brokenUTF16RefusesItsRowWhereverItIs() throws {
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var bytes = Data([0xFF, 0xFE]) + (try Self.encoded("id\tname\tcity\r\n1\tAnna\tOslo\r\n2\tBob\tRo", .utf16LittleEndian))
+        bytes += Data([0x00, 0xDC])  // a lone low surrogate in the city, not tokenized
+        bytes += try Self.encoded("me\r\n3\tCara\tBergen", .utf16LittleEndian) + Data([0x58])  // an odd last byte
+        let path = try Self.write(bytes, "broken.txt", in: directory)
+        let run = try Self.tokenize(["--quiet", "--csv", path, "--columns", "name"], directory: directory)
+        #expect(run.status == 1)
+        #expect(!run.outputBytes.contains(0xFF))
+        #expect(run.output.split(separator: "\r\n").count == 2, "\(run.output.debugDescription)")
+        #expect(run.errorOutput.contains("zeropii: line 3 has text that is not valid utf-16le (a broken or cut-off character)"))
+        #expect(run.errorOutput.contains("zeropii: line 4 has text that is not valid utf-16le"))
+    }
 }

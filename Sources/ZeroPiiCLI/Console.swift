@@ -10,9 +10,23 @@ import Darwin
 /// a message about a run must never be the thing that crashes it, so a failed write
 /// here is dropped.
 enum Console {
-    /// Writes `line` and a line break to standard error.
+    /// Writes `line` and a line break to standard error. Control characters other than
+    /// line breaks and tabs (an escape sequence in a file name, a NUL) are shown as `?`,
+    /// so that nothing a message quotes can act on the terminal.
     static func error(_ line: String) {
-        writeAll(Array((line + "\n").utf8), to: STDERR_FILENO)
+        writeAll(Array((visible(line) + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// `text` with control characters other than LF and tab replaced by `?`.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isHidden) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { scalars.append(isHidden(scalar) ? "?" : scalar) }
+        return String(scalars)
+    }
+
+    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "\n" && scalar != "\t" && scalar.properties.generalCategory == .control
     }
 
     /// Writes `text` as it is to standard error (progress redraws its line with `\r`).
