@@ -91,11 +91,14 @@ enum Usage {
                                    differs only in case from one column is used, with a note
           --no-header              the CSV has no header row: its first line is data, and
                                    --columns gives positions counted from 1 (--columns 1,3);
-                                   every row must have as many fields as the first
+                                   every row must have the field count most of the first
+                                   1000 rows have (so one odd first row cannot set it)
           --encoding E             how the input is written when no byte-order mark says so:
                                    utf-8 (default), windows-1252 (Excel's CSV on Windows),
                                    iso-8859-1, utf-16le or utf-16be. Values are converted to
-                                   UTF-8 before they are tokenized; output is always UTF-8
+                                   UTF-8 before they are tokenized, and converted input is
+                                   written as UTF-8 (a row that could not be is left out).
+                                   UTF-8 input keeps other columns' bytes as they came
           --rejects FILE           copy every row left out of the output to FILE, as it
                                    came, behind two fields: its line number and the reason
                                    (with the header in front). Replaced like --output
@@ -126,9 +129,10 @@ enum Usage {
         whose value to tokenize is over 4096 bytes (UTF-8) or not valid in the input's
         encoding; a row whose batch the server did not tokenize.
 
-        Messages never show a header cell that looks like data (one holding '@', four or
-        more digits or a line break, or longer than 40 characters): it is named by its
-        position, and a first line made mostly of such cells is called data, not a header.
+        Messages never list the header's cells (a file without a header has personal data
+        on its first line), never show one that looks like data (holding '@', four or more
+        digits or a control character, or longer than 40 characters: it is named by its
+        position), and never echo a --columns name that looks like data.
 
         Server (default: the embedded mock server):
           --api-url URL            the tokenization API
