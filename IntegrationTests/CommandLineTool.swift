@@ -144,6 +144,6 @@ final class StreamedPipe: @unchecked Sendable {
 /// `count` cells, none of which looks like data (the cells themselves are never shown).
 enum CSVColumnsHint {
     static func cells(_ count: Int) -> String {
-        "the first line has \(count) \(count == 1 ? "cell" : "cells") (not shown here, since it may be data): give --columns the names it has, as 'head -1 FILE' shows them, or --no-header with --columns by position (1,3)"
+        "the first line has \(count) \(count == 1 ? "cell" : "cells") (not listed, since it may be data): give --columns the names it has, as 'head -1 FILE' shows them, or --no-header with --columns by position (1,3)"
     }
 }

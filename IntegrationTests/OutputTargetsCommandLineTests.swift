@@ -118,21 +118,29 @@ struct OutputTargetsCommandLineTests {
     }
 
     /// Found from outside: a CSV from a slow pipe came out a full batch at a time, so a
-    /// slow producer's rows never appeared. What was read goes out when the pipe is quiet.
-    @Test func aCSVFromASlowPipeComesOutAsItComes() throws {
+    /// slow producer's rows never appeared; then, with --no-header (which reads rows ahead
+    /// to learn the field count) or CR line breaks (a CR at the end of what arrived waited
+    /// for the next byte), not before the end of the input. Each row goes out as it comes.
+    @Test(arguments: [(false, "\n"), (true, "\n"), (false, "\r"), (true, "\r")])
+    func aCSVFromASlowPipeComesOutAsItComes(noHeader: Bool, lineBreak: String) throws {
         let directory = try TokenizeCommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let input = Pipe()
+        let columns = noHeader ? ["--no-header", "--columns", "2"] : ["--columns", "email"]
         let (process, output, errors) = try CommandLineTool.start(
-            ["tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", "-", "--columns", "email"], input: input)
+            ["tokenize", "--quiet", "--data-dir", directory + "/data", "--csv", "-"] + columns, input: input)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        try input.fileHandleForWriting.write(contentsOf: Data("id,email\n1,a@b.io\n2,c@d.io\n".utf8))
-        #expect(blockUntil(atMost: 60) { output.text.split(separator: "\n").count == 3 }, "\(output.text) \(errors.text)")
-        try input.fileHandleForWriting.write(contentsOf: Data("3,e@f.io\n".utf8))
-        #expect(blockUntil(atMost: 60) { output.text.split(separator: "\n").count == 4 })
+        func rowsOut() -> Int { output.text.split(separator: Character(lineBreak), omittingEmptySubsequences: true).count }
+        let first = (noHeader ? "" : "id,email" + lineBreak) + "1,a@b.io" + lineBreak + "2,c@d.io" + lineBreak
+        try input.fileHandleForWriting.write(contentsOf: Data(first.utf8))
+        let expected = noHeader ? 2 : 3
+        #expect(blockUntil(atMost: 60) { rowsOut() == expected }, "\(output.text.debugDescription) \(errors.text)")
+        try input.fileHandleForWriting.write(contentsOf: Data(("3,e@f.io" + lineBreak).utf8))
+        #expect(blockUntil(atMost: 60) { rowsOut() == expected + 1 }, "\(output.text.debugDescription)")
         try input.fileHandleForWriting.close()
         #expect(blockUntil(atMost: 60) { !process.isRunning })
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.terminationStatus == 0, "\(errors.text)")
+        #expect(!output.text.contains("@b.io") && !output.text.contains("\n\r") && !output.text.contains("\r\n"))
     }
 }

@@ -67,7 +67,7 @@ enum CSVColumns {
                 return .failure(
                     Failure(message: "the CSV has no column \(shownRequest(column)); did you mean \(candidates)?", hint: columnList(names)))
             }
-            if !column.isEmpty && column.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            if !column.isEmpty && column.count <= 3 && column.allSatisfy({ $0.isASCII && $0.isNumber }) {
                 return .failure(
                     Failure(
                         message: "the CSV has no column '\(column)'",
@@ -99,7 +99,8 @@ enum CSVColumns {
             guard position <= fieldCount else {
                 return .failure(
                     Failure(
-                        message: "--columns \(position): the rows have \(RunSummary.count(fieldCount, "field"))",
+                        message:
+                            "--columns \(position < 1000 ? "\(position)" : "(a number too large to be a position, not shown)"): the rows have \(RunSummary.count(fieldCount, "field"))",
                         hint: "columns are counted from 1, up to \(fieldCount)"))
             }
             guard !indexes.contains(position - 1) else {
@@ -141,7 +142,7 @@ enum CSVColumns {
                 "the first line looks like data rather than a header (\(dataLike) of \(RunSummary.count(names.count, "cell"))); --csv needs a first line that names the columns, or --no-header with --columns by position (1,3)"
         }
         return
-            "the first line has \(RunSummary.count(names.count, "cell")) (not shown here, since it may be data): give --columns the names it has, as 'head -1 FILE' shows them, or --no-header with --columns by position (1,3)"
+            "the first line has \(RunSummary.count(names.count, "cell")) (not listed, since it may be data): give --columns the names it has, as 'head -1 FILE' shows them, or --no-header with --columns by position (1,3)"
     }
 
     /// A name given to `--columns` as a message shows it: quoted, or not at all when it

@@ -308,6 +308,9 @@ struct CSVReader {
         var fields: [Field] = []
         var index = start
         var lines = 0
+        // With CR line breaks, an LF here is the rest of a CRLF split between two reads:
+        // part of the record's bytes (so it is written back), not of its first field.
+        if endsLinesWithCarriageReturn && index < buffer.count && buffer[index] == Self.lineFeed { index += 1 }
         while true {
             let fieldStart = index
             if index < buffer.count && buffer[index] == Self.quote {
@@ -377,8 +380,9 @@ struct CSVReader {
                 // Only a CR before an LF ends a field here, so this is CRLF.
                 return .record(end: min(index + 2, buffer.count), fields: fields, lines: lines + 1)
             case Self.carriageReturn:
-                // A lone CR, or a CRLF: the LF belongs to the same line break.
-                if index + 1 >= buffer.count && !atEnd { return .needMore }
+                // A lone CR, or a CRLF: the LF belongs to the same line break. A CR at the
+                // end of what has arrived ends the record now (a slow producer's row goes
+                // out at once); an LF that then follows is taken by the next record.
                 let end = index + 1 < buffer.count && buffer[index + 1] == Self.lineFeed ? index + 2 : index + 1
                 return .record(end: end, fields: fields, lines: lines + 1)
             default:
@@ -393,7 +397,6 @@ struct CSVReader {
         while end < buffer.count && buffer[end] != lineBreak { end += 1 }
         if end >= buffer.count && !atEnd { return .needMore }
         if endsLinesWithCarriageReturn && end + 1 < buffer.count && buffer[end + 1] == Self.lineFeed { end += 1 }
-        if endsLinesWithCarriageReturn && end + 1 >= buffer.count && end < buffer.count && !atEnd { return .needMore }
         return .malformed(problem, resume: min(end + 1, buffer.count))
     }
 }

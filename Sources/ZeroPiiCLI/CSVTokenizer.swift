@@ -146,7 +146,7 @@ final class CSVTokenizer {
         var columnsKnown = false
         if options.noHeader {
             try rejects?.start(delimiter: reader.delimiter, lineBreak: reader.lineBreak, header: nil)
-            pending = try Self.sample(&reader)
+            pending = try Self.sample(&reader, input: input)
             let counts = pending.compactMap { item -> Int? in
                 guard case .record(let record) = item, !record.isBlank else { return nil }
                 return record.fields.count
@@ -283,12 +283,15 @@ final class CSVTokenizer {
     /// With --no-header: the first rows (up to ``sampleRows`` of them, or
     /// ``sampleBytes``), whose most common field count every row must have. One odd first
     /// row (an unquoted "Smith, Bob") must not set it: its extra field would push a value
-    /// out of the columns tokenized, into the clear.
-    private static func sample(_ reader: inout CSVReader) throws -> [CSVReader.Item] {
+    /// out of the columns tokenized, into the clear. From a slow producer (a pipe with
+    /// nothing more waiting), the rows that came so far decide, so that they go out now.
+    private static func sample(_ reader: inout CSVReader, input: DecodedInput) throws -> [CSVReader.Item] {
         var items: [CSVReader.Item] = []
         var rows = 0
         var bytes = 0
-        while rows < sampleRows, bytes < sampleBytes, let item = try reader.next() {
+        while rows < sampleRows, bytes < sampleBytes {
+            if rows > 0 && reader.needsInput && !(input.file?.isReadyToRead ?? true) { break }
+            guard let item = try reader.next() else { break }
             items.append(item)
             if case .record(let record) = item, !record.isBlank {
                 rows += 1

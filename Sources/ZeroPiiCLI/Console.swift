@@ -25,8 +25,12 @@ enum Console {
         return String(scalars)
     }
 
+    /// Controls, and format characters such as U+202E, which would turn the rest of
+    /// the line around on screen.
     private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        scalar != "\n" && scalar != "\t" && scalar.properties.generalCategory == .control
+        guard scalar != "\n" && scalar != "\t" else { return false }
+        let category = scalar.properties.generalCategory
+        return category == .control || category == .format
     }
 
     /// Writes `text` as it is to standard error (progress redraws its line with `\r`).

@@ -71,7 +71,11 @@ enum OutputTarget {
             guard fstat(stream, &status) == 0 else { return nil }
             return .file(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         }
-        if stat(resolved.path, &status) == 0 { return .file(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) }
+        if stat(resolved.path, &status) == 0 {
+            // /dev/null (any device) may take both: nothing is lost there by design.
+            if (status.st_mode & S_IFMT) == S_IFCHR { return nil }
+            return .file(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        }
         let folder = (resolved.path as NSString).deletingLastPathComponent
         let name = (resolved.path as NSString).lastPathComponent
         guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return .path(resolved.path) }
@@ -92,11 +96,15 @@ enum OutputTarget {
         let prefix = ownFilePrefix(for: path)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return }
         for name in names where name.hasPrefix(prefix) {
+            // Exactly PID-XXXXXX, as mkstemp makes it: nothing else of that shape is removed.
             let rest = name.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                unlink((folder.isEmpty ? "" : folder + "/") + name)
-            }
+            let suffix = rest[rest.index(after: dash)...]
+            guard suffix.count == 6, suffix.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { continue }
+            let path = (folder.isEmpty ? "" : folder + "/") + name
+            var status = stat()
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(path) }
         }
     }
 }

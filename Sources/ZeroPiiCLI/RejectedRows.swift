@@ -1,6 +1,7 @@
 /// The file `--rejects FILE` names: every row a CSV run left out, byte for byte as it
-/// came (after conversion to UTF-8), each behind two fields of its own, the line it
-/// started on and why it was left out:
+/// came (after conversion to UTF-8, where text that could not be converted is the byte
+/// 0xFF), each behind two fields of its own, the line it started on and why it was left
+/// out:
 ///
 /// ```
 /// zeropii_line,zeropii_reason,id,email

@@ -100,7 +100,9 @@ enum Usage {
                                    written as UTF-8 (a row that could not be is left out).
                                    UTF-8 input keeps other columns' bytes as they came
           --rejects FILE           copy every row left out of the output to FILE, as it
-                                   came, behind two fields: its line number and the reason
+                                   came (in UTF-8; text that could not be converted shows
+                                   as the byte 0xFF), behind two fields: its line number
+                                   and the reason
                                    (with the header in front). Replaced like --output
           --delimiter D            the CSV delimiter: ',' ';' '|' or 'tab'. Without it, the
                                    one of these found most often on the header line (outside
