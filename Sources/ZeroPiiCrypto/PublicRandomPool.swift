@@ -1,12 +1,8 @@
 import Foundation
 
-// A module of its own under Swift Package Manager; part of the one pod module under CocoaPods.
-#if canImport(ZeroPiiLocking)
-import ZeroPiiLocking
-#endif
-
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// Random bytes for values that are sent in the clear (envelope salts and IVs, request
@@ -24,28 +20,36 @@ import Glibc
 /// kernel's own vDSO `getrandom`). Where the kernel cannot do that (before Linux 4.14)
 /// or the page cannot be mapped, the pool is off and every draw is a system call. Apple
 /// platforms do not use it: `arc4random_buf` already runs in the process.
+///
+/// The lock is a word in that same page, taken with an atomic compare-and-exchange, not a
+/// mutex: a child forked while another thread of the parent held a mutex would find it
+/// held for ever (it hung in 25 of 40 trials), whereas the wiped page hands the child an
+/// open lock. The lock guards a copy of at most a kilobyte and, once per page, one
+/// `getrandom`, so a waiter yields the processor rather than sleeps.
 final class PublicRandomPool: @unchecked Sendable {
-    // Sendable: the page is read and written only inside its lock; a raw pointer is not
-    // Sendable, so the compiler cannot see that.
+    // Sendable: the page is read and written only while its lock word is held; a raw
+    // pointer is not Sendable, so the compiler cannot see that.
     static let shared = PublicRandomPool()
 
     /// Bytes the pool can hold; draws larger than a quarter of it go to the system.
     static let capacity = pageByteCount - headerByteCount
     private static let pageByteCount = 4096
-    /// The first word of the page counts the bytes not yet handed out.
+    /// The page's first word is the lock (0: open), its second counts the bytes not yet
+    /// handed out; the bytes start after the header.
     private static let headerByteCount = 64
+    private static let countOffset = 8
 
     /// The page, or nil when it could not be mapped and marked to be wiped on fork.
-    private let page: Locked<UnsafeMutableRawPointer>?
+    private let page: UnsafeMutableRawPointer?
 
     /// A pool with a page of its own (tests make their own; the SDK shares ``shared``).
     init() {
-        page = Self.mapPageWipedOnFork().map { Locked($0) }
+        page = Self.mapPageWipedOnFork()
     }
 
     deinit {
         #if canImport(Glibc)
-        page?.withLock { _ = munmap($0, Self.pageByteCount) }
+        if let page { munmap(page, Self.pageByteCount) }
         #endif
     }
 
@@ -60,8 +64,8 @@ final class PublicRandomPool: @unchecked Sendable {
             SecureRandom.fill(buffer)
             return
         }
-        page.withLock { page in
-            var available = page.load(as: Int.self)
+        Self.withLock(on: page) {
+            var available = page.load(fromByteOffset: Self.countOffset, as: Int.self)
             if available < buffer.count {
                 SecureRandom.fill(UnsafeMutableRawBufferPointer(start: page + Self.headerByteCount, count: Self.capacity))
                 available = Self.capacity
@@ -71,8 +75,21 @@ final class PublicRandomPool: @unchecked Sendable {
             let source = page + Self.headerByteCount + available
             destination.copyMemory(from: source, byteCount: buffer.count)
             source.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count)
-            page.storeBytes(of: available, as: Int.self)
+            page.storeBytes(of: available, toByteOffset: Self.countOffset, as: Int.self)
         }
+    }
+
+    /// Runs `body` holding the page's lock word.
+    private static func withLock(on page: UnsafeMutableRawPointer, _ body: () -> Void) {
+        #if canImport(Glibc)
+        // Bound once, at mapping; zero bits are an open lock, as the wiped page has.
+        let lock = page.assumingMemoryBound(to: Atomic<Int>.self)
+        while !lock.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+            sched_yield()
+        }
+        defer { lock.pointee.store(0, ordering: .releasing) }
+        #endif
+        body()
     }
 
     private static func mapPageWipedOnFork() -> UnsafeMutableRawPointer? {
@@ -86,6 +103,7 @@ final class PublicRandomPool: @unchecked Sendable {
             munmap(page, pageByteCount)
             return nil
         }
+        _ = page.bindMemory(to: Atomic<Int>.self, capacity: 1)
         return page
         #else
         return nil

@@ -96,7 +96,61 @@ struct PublicRandomPoolTests {
         #expect(received != parentBytes)
         #expect(received != [UInt8](repeating: 0, count: count))
     }
+
+    /// Found from outside: a fork while another thread drew from the pool left the child
+    /// waiting for ever on the lock that thread held (25 of 40 trials). The lock lives in
+    /// the page that is wiped on fork, so every child finds it open.
+    @Test func aChildForkedWhileOtherThreadsDrawDoesNotHang() throws {
+        let pool = PublicRandomPool()
+        let stop = StopFlag()
+        let drawers = (0..<2).map { _ in
+            Thread {
+                var bytes = [UInt8](repeating: 0, count: 32)
+                while !stop.isSet { bytes.withUnsafeMutableBytes { pool.fill($0) } }
+            }
+        }
+        for drawer in drawers { drawer.start() }
+        defer { stop.set() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
+        defer { buffer.deallocate() }
+        var hung = 0
+        for _ in 0..<40 {
+            let child = fork()
+            try #require(child >= 0)
+            if child == 0 {
+                pool.fill(buffer)
+                _exit(0)
+            }
+            // Up to five seconds for the child to end.
+            var status: Int32 = 0
+            var ended = false
+            for _ in 0..<500 {
+                if waitpid(child, &status, WNOHANG) == child {
+                    ended = true
+                    break
+                }
+                usleep(10_000)
+            }
+            if !ended {
+                hung += 1
+                kill(child, SIGKILL)
+                waitpid(child, &status, 0)
+            }
+        }
+        #expect(hung == 0, "\(hung) of 40 children hung")
+    }
     #endif
+}
+
+/// A flag one thread sets and others read.
+private final class StopFlag: @unchecked Sendable {
+    // Sendable: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
 }
 
 /// Results gathered from several threads.
