@@ -23,7 +23,8 @@ final class CSVTokenizer {
     private let interruption: Interruption?
     /// Where the rows left out go (`--rejects`), if anywhere.
     private let rejects: RejectedRows?
-    /// The last input line (CSV: the first line of the last row) whose output was written.
+    /// The last input line whose output was written (the last line of a row that spans
+    /// several).
     private var lastWrittenLine = 0
 
     private var connection: ServerConnection?
@@ -38,8 +39,8 @@ final class CSVTokenizer {
     private let unreachableAfter = 3
     private var consecutiveNetworkFailures = 0
     private var lastNetworkFailure = ""
-    /// The number of fields every row must have: the header's, or with --no-header the
-    /// first row's.
+    /// The number of fields every row must have: the header's, or with --no-header the one
+    /// most of the first rows have.
     private var fieldCount = 0
     private var encoding = InputEncoding.utf8
     /// Why the run stopped before the end of its input (--strict, a server that went
@@ -90,14 +91,8 @@ final class CSVTokenizer {
         } catch is OutputClosedError {
             // The output's reader went away (| head): quiet, but the rows left out so far
             // are kept, since nothing else holds them.
-            if let rejects, rejects.count > 0 {
-                try? rejects.endLine()
-                if let partial = rejects.output.keepPartial() {
-                    let verb = rejects.count == 1 ? "is" : "are"
-                    Console.error(
-                        "zeropii: the output's reader went away; the \(RunSummary.count(rejects.count, "row")) left out so far \(verb) in '\(partial)'"
-                    )
-                }
+            if let rejects, rejects.count > 0, let kept = EarlyEnd.keptRejects(rejects) {
+                Console.error("zeropii: the output's reader went away; \(kept)")
             }
             return OutputClosedError.exitStatus
         } catch let stop as any RunStop {
@@ -198,7 +193,7 @@ final class CSVTokenizer {
                 nextPending += 1
                 if nextPending == pending.count { pending = [] }
             } else {
-                if reader.needsInput && !(input.file?.isReadyToRead ?? true) {
+                if Self.wouldWait(for: reader, input) {
                     // A slow producer: what was read goes out now rather than when a
                     // batch fills.
                     if !batch.records.isEmpty { try await dispatch(batch) }
@@ -290,7 +285,7 @@ final class CSVTokenizer {
         var rows = 0
         var bytes = 0
         while rows < sampleRows, bytes < sampleBytes {
-            if rows > 0 && reader.needsInput && !(input.file?.isReadyToRead ?? true) { break }
+            if rows > 0 && wouldWait(for: reader, input) { break }
             guard let item = try reader.next() else { break }
             items.append(item)
             if case .record(let record) = item, !record.isBlank {
@@ -299,6 +294,12 @@ final class CSVTokenizer {
             }
         }
         return items
+    }
+
+    /// True when the next record would wait for a slow producer: no whole line is
+    /// buffered and the pipe has nothing more now (a file always has).
+    private static func wouldWait(for reader: CSVReader, _ input: DecodedInput) -> Bool {
+        reader.needsInput && !(input.file?.isReadyToRead ?? true)
     }
 
     static let sampleRows = 1000

@@ -41,13 +41,16 @@ enum EarlyEnd {
             let rows = lastWrittenLine > 0 ? "the output up to line \(lastWrittenLine) is in '\(partial)'" : "'\(partial)' holds no row"
             parts.append("\(output.name) keeps its old contents and \(rows)")
         }
-        if let rejects {
-            try? rejects.endLine()
-            if let partial = rejects.output.keepPartial() {
-                let verb = rejects.count == 1 ? "is" : "are"
-                parts.append("the \(RunSummary.count(rejects.count, "row")) left out so far \(verb) in '\(partial)'")
-            }
-        }
+        if let rejects, let kept = keptRejects(rejects) { parts.append(kept) }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// Renames a `--rejects` file of a run that stopped early to its partial name and says
+    /// where its rows are, or nil when there is no file to keep (a stream).
+    static func keptRejects(_ rejects: RejectedRows) -> String? {
+        try? rejects.endLine()
+        guard let partial = rejects.output.keepPartial() else { return nil }
+        let verb = rejects.count == 1 ? "is" : "are"
+        return "the \(RunSummary.count(rejects.count, "row")) left out so far \(verb) in '\(partial)'"
     }
 }

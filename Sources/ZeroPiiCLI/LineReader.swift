@@ -1,3 +1,5 @@
+import ZeroPiiWire
+
 /// Splits an input into lines (LF or CRLF; or CR, in an input whose first line ends
 /// with a lone CR, as classic Mac text does) without holding more than one chunk and
 /// one line: a line longer than ``maximumLineBytes`` is skipped as it streams past and
@@ -30,7 +32,7 @@ struct LineReader {
     /// - Parameters:
     ///   - maximumLineBytes: the longest line kept (4096 bytes: the longest value).
     ///   - source: returns the next chunk of bytes, or nil at the end.
-    init(maximumLineBytes: Int = 4096, source: @escaping () throws -> [UInt8]?) {
+    init(maximumLineBytes: Int = WireLimits.maximumValueBytes, source: @escaping () throws -> [UInt8]?) {
         self.maximumLineBytes = maximumLineBytes
         self.source = source
     }

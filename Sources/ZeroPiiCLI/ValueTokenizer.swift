@@ -23,7 +23,7 @@ final class ValueTokenizer {
     private let output: OutputFile
     private let connect: () async throws -> ServerConnection
     private let interruption: Interruption?
-    /// The last input line (CSV: the first line of the last row) whose output was written.
+    /// The last input line (or value given) whose output was written.
     private var lastWrittenLine = 0
     private var connection: ServerConnection?
     private var inFlight: [(Batch, Task<BatchTokenizeResult, Never>)] = []
