@@ -12,15 +12,18 @@ final class SharedInstance: Sendable {
     var instance: ZeroPiiSDK? { current.withLock { $0 } }
 
     /// Installs `engine` in the existing instance, or creates one; says which.
+    /// The engine it replaced is released after the lock is let go (see
+    /// `ZeroPiiSDK.replaceEngine`).
     func install(engine: ZeroPiiSDK.Engine, create: (ZeroPiiSDK.Engine) -> ZeroPiiSDK) -> (ZeroPiiSDK, replaced: Bool) {
-        current.withLock { current in
+        // The replaced engine comes out of the lock and is dropped here, after it.
+        let (installed, _): ((ZeroPiiSDK, replaced: Bool), ZeroPiiSDK.Engine?) = current.withLock { current in
             if let current {
-                current.replaceEngine(engine)
-                return (current, true)
+                return ((current, true), current.replaceEngine(engine))
             }
             let created = create(engine)
             current = created
-            return (created, false)
+            return ((created, false), nil)
         }
+        return installed
     }
 }

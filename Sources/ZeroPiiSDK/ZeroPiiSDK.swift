@@ -141,7 +141,13 @@ public final class ZeroPiiSDK: NSObject, Sendable {
     }
 
     /// Swaps in a new configuration.
-    func replaceEngine(_ newEngine: Engine) {
-        engine.withLock { $0 = newEngine }
+    /// Returns the engine it replaced, for the caller to let go of outside every lock:
+    /// the last reference to an engine may end its transport, and a transport's teardown
+    /// is the platform's code, which must not run while the SDK holds a lock.
+    func replaceEngine(_ newEngine: Engine) -> Engine {
+        engine.withLock { engine in
+            defer { engine = newEngine }
+            return engine
+        }
     }
 }

@@ -11,8 +11,12 @@ import FoundationNetworking
 
 /// An ``HTTPTransport`` over `URLSession`, on Apple platforms and on Linux.
 ///
-/// Cancelling the calling task cancels the HTTP request. Failures without an HTTP
-/// response become ``TransportError``s. The session made by ``init()`` is ephemeral: no
+/// Cancelling the calling task, or the attempt's time limit, ends the call at once. On
+/// Apple platforms the HTTP request is cancelled too; on Linux it is left to finish in
+/// the session and its answer is dropped, because FoundationNetworking can stop the
+/// process when a task is cancelled as it completes (the session ends such a request at
+/// its own request timeout, 60 s without data unless the app's session says otherwise).
+/// Failures without an HTTP response become ``TransportError``s. The session made by ``init()`` is ephemeral: no
 /// cookies, no cache, no credentials stored on disk.
 ///
 /// A transport invalidates only the session it created: a session passed to
@@ -73,25 +77,25 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         }
         urlRequest.httpBody = request.body
 
-        let pending = PendingTask()
+        let pending = PendingRequest()
         // URLSession on Linux applies the session's timeout rather than the request's,
         // so the per-attempt timeout is enforced here, the same way on every platform.
         let timer = limit.map { seconds in
             Task {
                 try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                pending.cancel(timedOut: true)
+                pending.end(with: TransportError.timedOut)
             }
         }
         defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
-                    continuation.resume(with: Self.outcome(data: data, response: response, error: error, cancellation: pending.cancellation))
+                    pending.complete(with: Self.outcome(data: data, response: response, error: error))
                 }
-                pending.start(task)
+                pending.start(task, continuation: continuation)
             }
         } onCancel: {
-            pending.cancel(timedOut: false)
+            pending.end(with: CancellationError())
         }
     }
 
@@ -102,9 +106,10 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         return timeout <= longestTimeout ? timeout : nil
     }
 
-    private static func outcome(
-        data: Data?, response: URLResponse?, error: Error?, cancellation: PendingTask.Cancellation?
-    ) -> Result<TransportResponse, Error> {
+    /// What the session's answer means. A `cancelled` error reaches a caller only when
+    /// the session itself cancelled the task (the app invalidated it): when this transport
+    /// ends a request first, the session's answer comes too late to be delivered.
+    private static func outcome(data: Data?, response: URLResponse?, error: Error?) -> Result<TransportResponse, Error> {
         if let http = response as? HTTPURLResponse, error == nil {
             var headers: [String: String] = [:]
             for (name, value) in http.allHeaderFields {
@@ -116,58 +121,88 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
             return .failure(TransportError.connectionFailed(detail: "no HTTP response"))
         }
         switch urlError.code {
-        case .cancelled:
-            switch cancellation {
-            case .timedOut: return .failure(TransportError.timedOut)
-            case .byCaller: return .failure(CancellationError())
-            case nil: return .failure(TransportError.cancelled)
-            }
+        case .cancelled: return .failure(TransportError.cancelled)
         case .timedOut: return .failure(TransportError.timedOut)
         default: return .failure(TransportError.connectionFailed(detail: "URLError \(urlError.code.rawValue)"))
         }
     }
 }
 
-/// The data task of one request, shared with the cancellation handler, which may run
-/// before the task exists, while it runs, or after it finished.
-private final class PendingTask: @unchecked Sendable {
-    // Sendable: the data task is reached only inside `state`'s lock; `URLSessionDataTask`
-    // is not Sendable on every platform, so the compiler cannot see that.
+/// One request's continuation and data task, shared by the session's completion
+/// handler, the caller's cancellation handler and the attempt's timer, which may come in
+/// any order and from any thread: the first to come ends the request, once.
+///
+/// On Linux a request ended early is left to finish in the session rather than
+/// cancelled: FoundationNetworking's `URLSessionTask.cancel()` races with the task's
+/// completion and stops the process ("Trying to access a behaviour for a task that in
+/// not in the registry") when the two meet, which a loop of cancellations against a
+/// loopback server hits within seconds. The abandoned request ends when the server
+/// answers or at the session's own request timeout (60 s without data by default), and
+/// its answer is dropped. Apple's URLSession cancels safely, so there it is cancelled.
+///
+/// The data task is dropped when the request ends, so the completion handler, which
+/// holds this object, and the task do not keep each other alive.
+private final class PendingRequest: @unchecked Sendable {
+    // Sendable: the data task and the continuation are reached only inside `state`'s
+    // lock; `URLSessionDataTask` is not Sendable on every platform, so the compiler
+    // cannot see that.
     private struct State {
         var task: URLSessionDataTask?
-        var cancelledBy: Cancellation?
+        var continuation: CheckedContinuation<TransportResponse, Error>?
+        /// Why the request ended before it started (cancelled or timed out first).
+        var endedEarly: Error?
+        var ended = false
     }
 
     private let state = Locked(State())
 
-    /// Who cancelled the request, when this transport did.
-    enum Cancellation {
-        case timedOut
-        case byCaller
-    }
-
-    /// Why this transport cancelled the request; nil when it did not (so a cancellation
-    /// came from the session itself).
-    var cancellation: Cancellation? { state.withLock { $0.cancelledBy } }
-
-    func start(_ task: URLSessionDataTask) {
-        let cancelled: Bool = state.withLock { state in
+    /// Resumes `task`, unless the request already ended, in which case `continuation`
+    /// gets that ending at once and the task is never sent.
+    func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<TransportResponse, Error>) {
+        let endedEarly: Error?? = state.withLock { state in
+            guard !state.ended else { return .some(state.endedEarly) }
             state.task = task
-            return state.cancelledBy != nil
+            state.continuation = continuation
+            return .none
         }
-        if cancelled {
-            task.cancel()
+        switch endedEarly {
+        case .none: task.resume()
+        case .some(let error): continuation.resume(throwing: error ?? CancellationError())
         }
-        task.resume()
     }
 
-    func cancel(timedOut: Bool) {
-        let task: URLSessionDataTask? = state.withLock { state in
-            if state.cancelledBy == nil {
-                state.cancelledBy = timedOut ? .timedOut : .byCaller
-            }
-            return state.task
+    /// The session's answer, delivered unless the request ended another way first.
+    func complete(with outcome: Result<TransportResponse, Error>) {
+        take()?.continuation?.resume(with: outcome)
+    }
+
+    /// Ends the request with `error` (a time limit or the caller's cancellation) unless
+    /// it ended already.
+    func end(with error: Error) {
+        let taken: (continuation: CheckedContinuation<TransportResponse, Error>?, task: URLSessionDataTask?)? = state.withLock { state in
+            guard !state.ended else { return nil }
+            if state.continuation == nil { state.endedEarly = error }
+            return Self.takeAll(&state)
         }
-        task?.cancel()
+        guard let taken else { return }
+        taken.continuation?.resume(throwing: error)
+        #if !canImport(FoundationNetworking)
+        taken.task?.cancel()
+        #endif
+    }
+
+    private func take() -> (continuation: CheckedContinuation<TransportResponse, Error>?, task: URLSessionDataTask?)? {
+        state.withLock { state in state.ended ? nil : Self.takeAll(&state) }
+    }
+
+    private static func takeAll(
+        _ state: inout State
+    ) -> (continuation: CheckedContinuation<TransportResponse, Error>?, task: URLSessionDataTask?) {
+        state.ended = true
+        defer {
+            state.continuation = nil
+            state.task = nil
+        }
+        return (state.continuation, state.task)
     }
 }

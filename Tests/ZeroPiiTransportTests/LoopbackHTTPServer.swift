@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 for the transport tests: one request per
-/// connection, `Content-Length` bodies, answers chosen by the test.
+/// connection unless asked to keep connections alive, `Content-Length` bodies, answers chosen by the test.
 final class LoopbackHTTPServer: @unchecked Sendable {
     enum Answer {
         case respond(status: Int, headers: [String: String], body: Data)
@@ -29,8 +29,13 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var hanging: [Int32] = []
     private var stopped = false
 
-    init(answer: @escaping @Sendable (Received) -> Answer) throws {
+    /// Whether a connection stays open for further requests after an answer (the
+    /// default closes it after one).
+    private let keepsConnectionsAlive: Bool
+
+    init(keepsConnectionsAlive: Bool = false, answer: @escaping @Sendable (Received) -> Answer) throws {
         self.answer = answer
+        self.keepsConnectionsAlive = keepsConnectionsAlive
         let listener = socket(AF_INET, Self.streamType, 0)
         self.listener = listener
         var reuse: Int32 = 1
@@ -81,46 +86,55 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private func serve(_ connection: Int32) {
         var buffer = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        var headerEnd: Int?
-        while headerEnd == nil {
-            let count = read(connection, &chunk, chunk.count)
-            if count <= 0 { close(connection); return }
-            buffer += chunk[0..<count]
-            headerEnd = Self.find([13, 10, 13, 10], in: buffer)
-        }
-        let head = String(decoding: buffer[0..<headerEnd!], as: UTF8.self).components(separatedBy: "\r\n")
-        let requestLine = head[0].split(separator: " ")
-        var headers: [String: String] = [:]
-        for line in head.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        let bodyLength = Int(headers["content-length"] ?? "0") ?? 0
-        var body = Array(buffer[(headerEnd! + 4)...])
-        while body.count < bodyLength {
-            let count = read(connection, &chunk, chunk.count)
-            if count <= 0 { break }
-            body += chunk[0..<count]
-        }
-        let received = Received(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: Data(body))
-        switch answer(received) {
-        case .hang:
-            let alreadyStopped = lock.withLock { () -> Bool in
-                if !stopped { hanging.append(connection) }
-                return stopped
+        while true {
+            var headerEnd = Self.find([13, 10, 13, 10], in: buffer)
+            while headerEnd == nil {
+                let count = read(connection, &chunk, chunk.count)
+                if count <= 0 { close(connection); return }
+                buffer += chunk[0..<count]
+                headerEnd = Self.find([13, 10, 13, 10], in: buffer)
             }
-            if alreadyStopped { close(connection) }
-        case .respond(let status, let responseHeaders, let responseBody):
-            var text = "HTTP/1.1 \(status) Status\r\nContent-Length: \(responseBody.count)\r\nConnection: close\r\n"
-            for (name, value) in responseHeaders { text += "\(name): \(value)\r\n" }
-            text += "\r\n"
-            let bytes = Array(text.utf8) + Array(responseBody)
-            #if canImport(Glibc)
-            _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            #else
-            _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
-            #endif
-            close(connection)
+            let head = String(decoding: buffer[0..<headerEnd!], as: UTF8.self).components(separatedBy: "\r\n")
+            let requestLine = head[0].split(separator: " ")
+            var headers: [String: String] = [:]
+            for line in head.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            let bodyLength = Int(headers["content-length"] ?? "0") ?? 0
+            buffer.removeFirst(headerEnd! + 4)
+            while buffer.count < bodyLength {
+                let count = read(connection, &chunk, chunk.count)
+                if count <= 0 { break }
+                buffer += chunk[0..<count]
+            }
+            let body = Array(buffer.prefix(bodyLength))
+            buffer.removeFirst(body.count)
+            let received = Received(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: Data(body))
+            switch answer(received) {
+            case .hang:
+                let alreadyStopped = lock.withLock { () -> Bool in
+                    if !stopped { hanging.append(connection) }
+                    return stopped
+                }
+                if alreadyStopped { close(connection) }
+                return
+            case .respond(let status, let responseHeaders, let responseBody):
+                var text = "HTTP/1.1 \(status) Status\r\nContent-Length: \(responseBody.count)\r\n"
+                text += keepsConnectionsAlive ? "" : "Connection: close\r\n"
+                for (name, value) in responseHeaders { text += "\(name): \(value)\r\n" }
+                text += "\r\n"
+                let bytes = Array(text.utf8) + Array(responseBody)
+                #if canImport(Glibc)
+                _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                #else
+                _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+                #endif
+                guard keepsConnectionsAlive else {
+                    close(connection)
+                    return
+                }
+            }
         }
     }
 

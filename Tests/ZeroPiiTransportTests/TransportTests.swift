@@ -79,6 +79,43 @@ struct URLSessionTransportTests {
         #expect(Date().timeIntervalSince(started) < 30)
     }
 
+    /// Cancellations and time limits that meet the server's answer: FoundationNetworking
+    /// stops the process when a data task is cancelled as it completes (a loop like this
+    /// one hit it within seconds), so every ending here must come out as the answer, a
+    /// `CancellationError` or `timedOut`, with no crash and no call left waiting.
+    @Test func endingsThatMeetTheAnswerNeitherCrashNorHang() async throws {
+        let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let request = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 30)
+        var answered = 0
+        var cancelled = 0
+        for round in 0..<1_500 {
+            let call = Task { try await transport.send(request) }
+            // From at once to 1.5 ms, where a loopback answer arrives.
+            try await Task.sleep(nanoseconds: UInt64(round % 30) * 50_000)
+            call.cancel()
+            do {
+                #expect(try await call.value.statusCode == 200)
+                answered += 1
+            } catch is CancellationError {
+                cancelled += 1
+            }
+        }
+        var timedOut = 0
+        for round in 0..<1_500 {
+            let limited = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: Double(round % 30 + 1) * 0.000_05)
+            do {
+                #expect(try await transport.send(limited).statusCode == 200)
+                answered += 1
+            } catch let error as TransportError where error == .timedOut {
+                timedOut += 1
+            }
+        }
+        #expect(answered + cancelled + timedOut == 3_000)
+        #expect(cancelled > 0 && timedOut > 0, "the endings came before some answers")
+    }
+
     @Test func timeoutsOfAnySizeWorkWithoutTrapping() async throws {
         let server = try LoopbackHTTPServer { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
         defer { server.stop() }
