@@ -81,12 +81,17 @@ struct URLSessionTransportTests {
 
     /// Cancellations and time limits that meet the server's answer: FoundationNetworking
     /// stops the process when a data task is cancelled as it completes (a loop like this
-    /// one hit it within seconds), so every ending here must come out as the answer, a
-    /// `CancellationError` or `timedOut`, with no crash and no call left waiting.
-    @Test func endingsThatMeetTheAnswerNeitherCrashNorHang() async throws {
+    /// one hit it within a second with a session that has a URL cache, as an app's
+    /// ephemeral session does), so every ending here must come out as the answer, a
+    /// `CancellationError` or `timedOut`, with no crash and no call left waiting. Both
+    /// the transport's own session and an app's.
+    @Test(arguments: [false, true])
+    func endingsThatMeetTheAnswerNeitherCrashNorHang(appSession: Bool) async throws {
         let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
         defer { server.stop() }
-        let transport = URLSessionTransport()
+        let session = appSession ? URLSession(configuration: .ephemeral) : nil
+        defer { session?.finishTasksAndInvalidate() }
+        let transport = session.map { URLSessionTransport(session: $0) } ?? URLSessionTransport()
         let request = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 30)
         var answered = 0
         var cancelled = 0
