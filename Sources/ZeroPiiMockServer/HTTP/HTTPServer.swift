@@ -44,7 +44,7 @@ public final class HTTPServer: Sendable {
     public let statistics: HTTPServerStatistics
 
     private struct State {
-        var connections: Set<Int32> = []
+        var connections = ConnectionTable()
         var running = true
     }
 
@@ -86,6 +86,16 @@ public final class HTTPServer: Sendable {
         thread.start()
     }
 
+    /// How many connections `address` holds open.
+    func connectionCount(from address: String) -> Int {
+        state.withLock { $0.connections.count(from: address) }
+    }
+
+    /// How many open connections wait for a request (the ones that may give way).
+    var idleConnectionCount: Int {
+        state.withLock { $0.connections.idleCount }
+    }
+
     /// Stops accepting, closes every open connection and waits for the accept loop to end.
     public func stop() {
         // File descriptor numbers are reused as soon as they are closed, so nothing is
@@ -95,7 +105,7 @@ public final class HTTPServer: Sendable {
         let wasRunning: Bool = state.withLock { state in
             guard state.running else { return false }
             state.running = false
-            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
+            for connection in state.connections.descriptors { shutdown(connection, Int32(SHUT_RDWR)) }
             return true
         }
         guard wasRunning else { return }
@@ -135,10 +145,18 @@ public final class HTTPServer: Sendable {
             }
             SocketIO.configure(connection: connection)
             let admitted: Bool = state.withLock { state in
-                guard state.running, state.connections.count < limits.maximumConnections else { return false }
-                state.connections.insert(connection)
-                return true
+                guard state.running else { return false }
+                switch state.connections.admit(connection, from: address, limits: limits, now: Date()) {
+                case .refused:
+                    return false
+                case .admitted(let shed):
+                    // Still open (its thread closes it after leaving the table), so the
+                    // number cannot belong to another connection yet.
+                    if let shed { shutdown(shed, Int32(SHUT_RDWR)) }
+                    return true
+                }
             }
+            if !admitted { statistics.recordRefusedConnection() }
             guard admitted else {
                 // A fresh socket takes this small answer at once; the short deadline only
                 // guards the accept thread against the unexpected.
@@ -150,7 +168,7 @@ public final class HTTPServer: Sendable {
             let thread = Thread { [self] in
                 let cpuAtStart = Self.threadCPUSeconds()
                 serve(connection, address: address)
-                state.withLock { _ = $0.connections.remove(connection) }
+                state.withLock { $0.connections.remove(connection) }
                 close(connection)
                 statistics.recordClosedConnection(cpuSeconds: Self.threadCPUSeconds() - cpuAtStart)
             }
@@ -165,13 +183,19 @@ public final class HTTPServer: Sendable {
         var parser = HTTPRequestParser(limits: limits, budget: statistics)
         defer { parser.releaseBudget() }
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var firstRequest = true
         while true {
-            // Waiting for a request is bounded by the idle timeout. From its first byte
-            // on (empty lines before it included) the whole request must arrive within
-            // the request timeout, which is set once and never extended by more bytes.
+            // Waiting for a request is bounded by the idle timeout, or by the shorter
+            // first-byte timeout on a new connection. From its first byte on (empty lines
+            // before it included) the whole request must arrive within the request
+            // timeout, which is set once and never extended by more bytes.
             var midRequest = parser.isMidRequest
             var started = Date()
-            var deadline = Date().addingTimeInterval(midRequest ? limits.requestTimeout : limits.idleTimeout)
+            let waitLimit = firstRequest ? limits.firstByteTimeout : limits.idleTimeout
+            var deadline = started.addingTimeInterval(midRequest ? limits.requestTimeout : waitLimit)
+            firstRequest = false
+            // A connection waiting for a request may give way to a new one (see ConnectionTable).
+            guard mark(connection, idle: !midRequest) else { return }
             var request: ServerRequest?
             while request == nil {
                 switch parser.next() {
@@ -191,6 +215,7 @@ public final class HTTPServer: Sendable {
                     switch result {
                     case .bytes(let count):
                         if !midRequest {
+                            guard mark(connection, idle: false) else { return }
                             midRequest = true
                             started = Date()
                             deadline = started.addingTimeInterval(limits.requestTimeout)
@@ -226,6 +251,11 @@ public final class HTTPServer: Sendable {
                 guard sent, keepAlive else { return }
             }
         }
+    }
+
+    /// Records whether `connection` waits for a request; false when it was shed meanwhile.
+    private func mark(_ connection: Int32, idle: Bool) -> Bool {
+        state.withLock { $0.connections.mark(connection, idle: idle, now: Date()) }
     }
 
     /// Sends `bytes` within the write timeout; false when the connection must be closed.

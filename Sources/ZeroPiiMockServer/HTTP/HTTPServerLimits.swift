@@ -22,8 +22,18 @@ public struct HTTPServerLimits: Sendable {
     /// Empty lines tolerated before a request line (RFC 9112 section 2.2 allows "at
     /// least one"); more is a 400.
     public var maximumLeadingEmptyLines = 8
-    /// Connections served at once; beyond this a new connection gets 503 and is closed.
+    /// How long a new connection may take to send the first byte of its first request,
+    /// in seconds; a connection that sends nothing is closed after this.
+    public var firstByteTimeout: TimeInterval = 5
+    /// Connections served at once. At this limit a new connection takes the place of an
+    /// idle one of the address that holds the most; when none is idle it gets 503 and is
+    /// closed.
     public var maximumConnections = 1024
+    /// Connections one peer address may hold at once. At this limit a new connection
+    /// from it takes the place of its own longest-idle one; when none is idle it gets
+    /// 503 and is closed. A quarter of ``maximumConnections`` by default, so one address
+    /// never holds every slot.
+    public var maximumConnectionsPerAddress = 256
     /// The server-wide budget for request bodies held in memory, in bytes: a body is
     /// charged as its bytes arrive (16 KiB ahead, never past its `Content-Length`) until
     /// its response has been sent. Bodies over 64 KiB may hold three quarters of it

@@ -10,6 +10,7 @@ public final class HTTPServerStatistics: Sendable {
         var writeTimeoutCount = 0
         var budgetRejectionCount = 0
         var closedConnectionCount = 0
+        var refusedConnectionCount = 0
         var bufferedBytes = 0
         var peakBufferedBytes = 0
         var threadCPUTime: TimeInterval = 0
@@ -37,7 +38,11 @@ public final class HTTPServerStatistics: Sendable {
     /// CPU time spent by the threads of connections that have finished, in seconds.
     public var connectionCPUSeconds: TimeInterval { state.withLock { $0.threadCPUTime } }
 
+    /// Connections answered 503 at once because every slot they could take was busy.
+    public var refusedConnections: Int { state.withLock { $0.refusedConnectionCount } }
+
     func recordAcceptError() { state.withLock { $0.acceptErrorCount += 1 } }
+    func recordRefusedConnection() { state.withLock { $0.refusedConnectionCount += 1 } }
     func recordRequestTimeout() { state.withLock { $0.requestTimeoutCount += 1 } }
     func recordWriteTimeout() { state.withLock { $0.writeTimeoutCount += 1 } }
 
