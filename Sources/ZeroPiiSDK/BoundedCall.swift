@@ -19,7 +19,9 @@ import ZeroPiiLocking
 ///   no hop between threads. A step that blocks its thread rather than suspending then
 ///   blocks the caller too, and the call ends when that step returns; a step that
 ///   suspends ends on time however long it waits. A cancellation during the first,
-///   synchronous part takes effect at its first suspension.
+///   synchronous part takes effect at its first suspension. The pipeline task starts
+///   before the call waits for its outcome, so a pipeline that finishes at once leaves its
+///   result for the wait rather than resuming it from inside.
 /// - The callback API sets ``startsPipelineOnCallersThread`` to false: its calls run on
 ///   a pool thread no app code waits on, so even a blocking transport cannot delay the
 ///   callback past the time limit.
@@ -42,15 +44,20 @@ enum BoundedCall {
         if let timeLimit, timeLimit <= 0 {
             return .failure(.timedOut(after: timeLimit))
         }
+        if Task.isCancelled { return .failure(.cancelled) }
         let outcome = FirstOutcome<Success>()
+        if let timeLimit {
+            let deadline = deadlines.register(after: timeLimit) { outcome.finish(.failure(.timedOut(after: timeLimit))) }
+            outcome.track(deadline, in: deadlines)
+        }
+        // Started before the wait, not inside its continuation's body: the pipeline may run
+        // to its end right here, and its result then waits in `outcome` for the wait to
+        // take it. Running another task inline within a continuation's body is a path of
+        // the concurrency runtime that nothing else needs, so it is not taken.
+        outcome.track(startImmediately { outcome.finishFromPipeline(await pipeline()) })
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Success, RequestFailure>, Never>) in
-                guard outcome.arm(continuation) else { return }
-                if let timeLimit {
-                    let deadline = deadlines.register(after: timeLimit) { outcome.finish(.failure(.timedOut(after: timeLimit))) }
-                    outcome.track(deadline, in: deadlines)
-                }
-                outcome.track(startImmediately { outcome.finishFromPipeline(await pipeline()) })
+                outcome.arm(continuation)
             }
         } onCancel: {
             outcome.finish(.failure(.cancelled))
@@ -87,17 +94,15 @@ private final class FirstOutcome<Success: Sendable>: Sendable {
 
     private let state = Locked(State())
 
-    /// Keeps `continuation` for the result; resumes it at once and returns false when the
-    /// call already ended (cancelled before it started).
-    func arm(_ continuation: CheckedContinuation<Result<Success, RequestFailure>, Never>) -> Bool {
+    /// Keeps `continuation` for the result, or resumes it at once when the call already
+    /// ended (the pipeline finished on the caller's thread, or a cancellation came first).
+    func arm(_ continuation: CheckedContinuation<Result<Success, RequestFailure>, Never>) {
         let ready: Result<Success, RequestFailure>? = state.withLock { state in
             if let result = state.result { return result }
             state.continuation = continuation
             return nil
         }
-        guard let ready else { return true }
-        continuation.resume(returning: ready)
-        return false
+        if let ready { continuation.resume(returning: ready) }
     }
 
     /// The pipeline task, to cancel if the call ends another way (at once if it has).
