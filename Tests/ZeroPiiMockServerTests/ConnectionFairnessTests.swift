@@ -66,6 +66,26 @@ struct ConnectionFairnessTests {
         _ = modest
     }
 
+    /// An outside attack: with every slot taken, the attackers' connections busy and one
+    /// small client idle between keep-alive requests, a newcomer from an attacker's
+    /// address closed that client's connection instead of getting 503.
+    @Test func busyConnectionsNeverPushOutASmallerClientsIdleOne() async throws {
+        let server = try HTTPServerTests.makeServer(limits: Self.limits(total: 7, perAddress: 7))
+        defer { server.stop() }
+        let client = try RawClient(port: server.port, from: "127.0.0.1")
+        client.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        var attackers = try await Self.idle(3, from: "127.0.0.2", to: server, expecting: 3)
+        attackers += try await Self.idle(3, from: "127.0.0.3", to: server, expecting: 3)
+        for attacker in attackers { attacker.send("G") }
+        try await waitUntil("the attackers are mid-request and the client idle") { server.idleConnectionCount == 1 }
+        let newcomer = try RawClient(port: server.port, from: "127.0.0.3")
+        #expect(newcomer.readUntilClosed().hasPrefix("HTTP/1.1 503 "))
+        client.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.body == #"{"path":"/second","bytes":0}"#, "the client's connection stayed open")
+        #expect(server.statistics.refusedConnections == 1)
+    }
+
     @Test func busyConnectionsAreNeverShedAndTheNewcomerIsRefused() async throws {
         let server = try HTTPServerTests.makeServer(limits: Self.limits(total: 2, perAddress: 2))
         defer { server.stop() }

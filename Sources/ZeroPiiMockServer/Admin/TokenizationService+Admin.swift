@@ -30,7 +30,8 @@ extension TokenizationService {
         let http = statistics.connections
         let connections =
             "\"acceptErrors\":\(http.acceptErrors),\"requestTimeouts\":\(http.requestTimeouts),\"writeTimeouts\":\(http.writeTimeouts),"
-            + "\"memoryBudgetRejections\":\(http.memoryBudgetRejections),\"bufferedRequestBytes\":\(http.bufferedRequestBytes)"
+            + "\"memoryBudgetRejections\":\(http.memoryBudgetRejections),\"bufferedRequestBytes\":\(http.bufferedRequestBytes),"
+            + "\"refusedConnections\":\(http.refusedConnections)"
         let profiles = statistics.wireProfileCounts.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
             .map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
         let body =

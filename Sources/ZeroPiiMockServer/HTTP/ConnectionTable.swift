@@ -6,11 +6,12 @@ import Foundation
 /// Slots are shared so that no address can starve the others: an address holds at most
 /// ``HTTPServerLimits/maximumConnectionsPerAddress`` connections, and a server at
 /// ``HTTPServerLimits/maximumConnections`` makes room by closing an idle connection
-/// (one waiting for a request, not a byte of it received) of the address that holds
-/// the most, the longest idle first. An address at its own limit makes room among its
-/// own idle connections. Only when every candidate is busy is the new connection
-/// refused, so a client that opens connections and sends nothing loses its oldest ones
-/// rather than locking everyone else out.
+/// (one waiting for a request, not a byte of it received) of the address, or one of the
+/// addresses, that hold the most, the longest idle first; an address holding fewer never
+/// gives way. An address at its own limit makes room among its own idle connections.
+/// When no such connection is idle the new one is refused, so a client that opens
+/// connections and sends nothing loses its oldest ones rather than locking everyone else
+/// out, and busy connections never push out a smaller client's.
 ///
 /// A value kept inside the server's lock; it never touches a socket itself.
 struct ConnectionTable {
@@ -51,8 +52,11 @@ struct ConnectionTable {
             guard let own = longestIdle(where: { $0.address == address }) else { return .refused }
             shed = own
         } else if entries.count >= limits.maximumConnections {
-            let largest = entries.values.filter { $0.idleSince != nil }.map(\.address).max { count(from: $0) < count(from: $1) }
-            guard let largest, let victim = longestIdle(where: { $0.address == largest }) else { return .refused }
+            // Only the addresses that hold the most may give way, never a smaller one: a
+            // client with one idle keep-alive connection keeps it while others are busy.
+            guard let most = countByAddress.values.max(),
+                let victim = longestIdle(where: { count(from: $0.address) == most })
+            else { return .refused }
             shed = victim
         }
         if let shed { remove(shed) }
