@@ -16,7 +16,7 @@ struct WireProfileRoundTripTests {
 
     private static func incoming(
         _ sealed: SealedWireRequest, operation: TokenizationOperation = .batchTokenize, accessToken: String = accessToken,
-        now: Date = now, claim: @escaping @Sendable (String) -> Bool = { _ in true }
+        now: Date = now, claim: @escaping @Sendable (String, Int64) -> IncomingWireRequest.Claim = { _, _ in .claimed }
     ) -> IncomingWireRequest {
         IncomingWireRequest(body: sealed.body, accessToken: accessToken, operation: operation, now: now, claimRequestID: claim)
     }
@@ -75,11 +75,17 @@ struct WireProfileRoundTripTests {
         #expect(rejection(Self.incoming(sealed, accessToken: "another-token"))?.status == 419)
         #expect(rejection(Self.incoming(sealed, now: Self.now.addingTimeInterval(301)))?.code == .staleRequest)
         #expect(rejection(Self.incoming(sealed, now: Self.now.addingTimeInterval(-300))) == nil)
-        #expect(rejection(Self.incoming(sealed, claim: { _ in false })) == WireRejection(409, .replayedRequest, "this request id was already used"))
+        #expect(
+            rejection(Self.incoming(sealed, claim: { _, _ in .alreadyUsed }))
+                == WireRejection(409, .replayedRequest, "this request id was already used"))
+        #expect(
+            rejection(Self.incoming(sealed, claim: { _, _ in .beyondMemory }))
+                == WireRejection(400, .staleRequest, "the request time is older than the server's record of request ids"))
         #expect(
             rejection(
                 IncomingWireRequest(
-                    body: Self.requestBody, accessToken: Self.accessToken, operation: .tokenize, now: Self.now, claimRequestID: { _ in true }))?.code
+                    body: Self.requestBody, accessToken: Self.accessToken, operation: .tokenize, now: Self.now, claimRequestID: { _, _ in .claimed }))?
+                .code
                 == .invalidEnvelope)
     }
 
@@ -87,10 +93,12 @@ struct WireProfileRoundTripTests {
         let profile = ProtocolV1Profile()
         let sealed = try profile.sealRequest(Self.requestBody, for: Self.attempt())
         let claims = ClaimLog()
-        _ = profile.openRequest(Self.incoming(sealed, accessToken: "forged", claim: { claims.record($0) }))
+        _ = profile.openRequest(Self.incoming(sealed, accessToken: "forged", claim: { claims.record($0, $1) }))
         #expect(claims.ids.isEmpty)
-        _ = profile.openRequest(Self.incoming(sealed, claim: { claims.record($0) }))
+        _ = profile.openRequest(Self.incoming(sealed, claim: { claims.record($0, $1) }))
         #expect(claims.ids.count == 1 && RequestID.isValid(claims.ids[0]))
+        // The time the claim is made with is the envelope's, the one its tag covers.
+        #expect(claims.timestamps == [Int64(Self.now.timeIntervalSince1970)])
     }
 
     @Test func theCleverTapServerRefusesBadFieldsAndUnopenableCiphertext() throws {
@@ -138,9 +146,11 @@ struct WireProfileRoundTripTests {
 private final class ClaimLog: @unchecked Sendable {
     // Sendable: used from one test's thread only.
     private(set) var ids: [String] = []
-    func record(_ id: String) -> Bool {
+    private(set) var timestamps: [Int64] = []
+    func record(_ id: String, _ timestamp: Int64) -> IncomingWireRequest.Claim {
         ids.append(id)
-        return true
+        timestamps.append(timestamp)
+        return .claimed
     }
 }
 

@@ -39,6 +39,12 @@ public struct MockServerConfiguration: Sendable {
     public var acceptedWireProfiles = Set(ZeroPiiWireProfile.allCases)
     /// Connection and size limits.
     public var limits = HTTPServerLimits()
+    /// The most v1 request ids the server remembers for replay detection. Each is kept
+    /// until its request could no longer pass the staleness check (300 s after its
+    /// `ts`); when a burst fills the record, the oldest second's ids are dropped and
+    /// requests as old or older are answered 400 `stale_request` (Docs/Protocol.md
+    /// section 5). About 50 bytes an id.
+    public var replayCacheCapacity = 1_000_000
     /// The server's clock; tests skew it to provoke `stale_request`.
     public var now: @Sendable () -> Date = { Date() }
 

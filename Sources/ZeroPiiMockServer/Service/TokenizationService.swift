@@ -15,13 +15,14 @@ final class TokenizationService: Sendable {
     let statistics: ServerStatistics
     let issuer: AccessTokenIssuer
     let authenticator: ClientAuthenticator
-    private let replays = ReplayCache()
+    private let replays: ReplayCache
     let configuration: MockServerConfiguration
 
     init(configuration: MockServerConfiguration, vault: TokenVault) {
         self.configuration = configuration
         self.vault = vault
         faults = FaultInjector()
+        replays = ReplayCache(capacity: configuration.replayCacheCapacity)
         statistics = ServerStatistics()
         issuer = AccessTokenIssuer(lifetime: configuration.tokenLifetime, now: configuration.now)
         authenticator = ClientAuthenticator(
@@ -104,7 +105,7 @@ final class TokenizationService: Sendable {
         let now = configuration.now()
         let incoming = IncomingWireRequest(
             body: request.body, accessToken: accessToken, operation: operation, now: now,
-            claimRequestID: { [replays] in replays.insertIfAbsent($0, now: now) })
+            claimRequestID: { [replays] in replays.claim($0, timestamp: $1, now: now) })
         let opened: OpenedWireRequest
         switch profile.openRequest(incoming) {
         case .success(let request): opened = request

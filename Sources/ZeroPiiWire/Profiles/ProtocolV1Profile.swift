@@ -88,8 +88,13 @@ package struct ProtocolV1Profile: WireProfile {
         else {
             return .failure(WireRejection(419, .decryptionFailed, "the request could not be decrypted"))
         }
-        guard request.claimRequestID(wire.rid) else {
+        switch request.claimRequestID(wire.rid, wire.ts) {
+        case .claimed:
+            break
+        case .alreadyUsed:
             return .failure(WireRejection(409, .replayedRequest, "this request id was already used"))
+        case .beyondMemory:
+            return .failure(WireRejection(400, .staleRequest, "the request time is older than the server's record of request ids"))
         }
         return .success(
             OpenedWireRequest(body: plaintext, sealResponse: { body, corrupt in Self.sealResponse(body, with: envelope, corrupt: corrupt) }))
