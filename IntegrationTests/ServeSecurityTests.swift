@@ -32,8 +32,10 @@ final class ServeProcess: @unchecked Sendable {
             if chunk.isEmpty { break }
             firstLine.append(chunk)
         }
-        let address = String(decoding: firstLine, as: UTF8.self).split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }
-        guard let address, let base = URL(string: String(address)) else {
+        // A server bound to every address (0.0.0.0) is reached on loopback.
+        let address = String(decoding: firstLine, as: UTF8.self).split(separator: " ").first { $0.hasPrefix("http://") }?
+            .replacingOccurrences(of: "http://0.0.0.0:", with: "http://127.0.0.1:")
+        guard let address, let base = URL(string: address) else {
             process.terminate()
             throw POSIXError(.ECONNREFUSED)
         }
@@ -51,6 +53,16 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     deinit { _ = stop() }
+
+    /// What the server has written on standard error so far.
+    var errorOutputSoFar: String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
+
+    func get(_ path: String, headers: [String: String] = [:]) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
 
     func post(_ path: String, body: String, headers: [String: String] = [:]) async throws -> (status: Int, body: String) {
         var request = URLRequest(url: base.appendingPathComponent(path))
@@ -108,6 +120,53 @@ struct ServeSecurityTests {
         #expect(finished.status == 2)
         #expect(finished.errorOutput.contains("line 2 of the client file"))
         #expect(!finished.errorOutput.contains("s3cret"))
+    }
+
+    /// Off loopback the admin endpoints need the token `serve` prints at start; without
+    /// it, or with another, a request gets 401 and changes nothing.
+    @Test func adminEndpointsOffLoopbackNeedTheTokenPrintedAtStart() async throws {
+        let server = try ServeProcess(["--host", "0.0.0.0", "--admin"])
+        let printed = server.errorOutputSoFar.split(separator: "\n").first { $0.hasPrefix("zeropii: admin token ") }
+        let token = try #require(printed?.split(separator: " ").last.map(String.init))
+        #expect(token.count == 43)
+        let bare = try await server.get("__admin/stats")
+        #expect(bare.status == 401 && bare.body.contains("invalid_admin_token"))
+        #expect(try await server.post("__admin/expire-tokens", body: "", headers: ["Authorization": "Bearer not-the-token-at-all"]).status == 401)
+        #expect(try await server.get("__admin/stats", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        let errors = server.stop()
+        #expect(
+            errors.contains(
+                "zeropii: warning: --admin on 0.0.0.0: the admin endpoints (faults, token revocation, statistics) can be reached from the network; each request needs the admin token"
+            ))
+        // Its own line only: the token appears nowhere else.
+        #expect(errors.components(separatedBy: token).count == 2)
+    }
+
+    @Test func anAdminTokenFileIsRequiredOnLoopbackToo() async throws {
+        let file = NSTemporaryDirectory() + "zeropii-admin-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "team-admin-token-0123456789\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        let server = try ServeProcess(["--admin", "--admin-token-file", file])
+        #expect(try await server.get("__admin/stats").status == 401)
+        #expect(try await server.get("__admin/stats", headers: ["Authorization": "Bearer team-admin-token-0123456789"]).status == 200)
+        let errors = server.stop()
+        #expect(!errors.contains("admin token ("), "a token from a file is not printed")
+        #expect(!errors.contains("warning"))
+    }
+
+    @Test func aBadAdminTokenFileIsAUsageErrorThatDoesNotQuoteIt() throws {
+        let file = NSTemporaryDirectory() + "zeropii-admin-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "short-secret\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let short = try CommandLineTool.run(["serve", "--port", "0", "--admin", "--admin-token-file", file])
+        #expect(short.status == 2)
+        #expect(short.errorOutput.contains("must hold a token of at least 16 characters") && !short.errorOutput.contains("short-secret"))
+        let missing = try CommandLineTool.run(["serve", "--port", "0", "--admin", "--admin-token-file", file + ".absent"])
+        #expect(missing.status == 2 && missing.errorOutput.contains("cannot be read: no such file or directory"))
+        try "long-enough-admin-token\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let withoutAdmin = try CommandLineTool.run(["serve", "--port", "0", "--admin-token-file", file])
+        #expect(withoutAdmin.status == 2 && withoutAdmin.errorOutput.contains("--admin-token-file needs --admin"))
     }
 
     @Test func theRequestLogHasOneLinePerRequestAndNoValueOrToken() async throws {

@@ -20,23 +20,9 @@ enum ServeClients {
     /// `#` are skipped. Errors name the line number, never its content.
     static func load(file path: String) -> Result<[String: String], Failure> {
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            // The system's reason (no such file, permission denied, a folder), read anew:
-            // Foundation's error text differs between platforms.
-            var status = stat()
-            let reason: String
-            if stat(path, &status) != 0 {
-                reason = Console.reason(errno)
-            } else if (status.st_mode & S_IFMT) == S_IFDIR {
-                reason = "it is a folder"
-            } else if access(path, R_OK) != 0 {
-                reason = Console.reason(errno)
-            } else {
-                reason = "it could not be read"
-            }
-            return .failure(Failure(message: "the client file \(path) cannot be read: \(reason)"))
+        switch SecretFile.read(path, named: "the client file \(path)") {
+        case .success(let bytes): data = bytes
+        case .failure(let failure): return .failure(failure)
         }
         var clients: [String: String] = [:]
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
@@ -63,9 +49,4 @@ enum ServeClients {
         return .success(clients)
     }
 
-    /// Whether anyone but the owner may read `path` (a warning, as ssh gives for keys).
-    static func isReadableByOthers(_ path: String) -> Bool {
-        guard let permissions = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int else { return false }
-        return permissions & 0o044 != 0
-    }
 }

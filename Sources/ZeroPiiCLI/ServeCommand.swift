@@ -8,7 +8,7 @@ enum ServeCommand {
     /// Every option of `zeropii serve`.
     static let optionNames: Set<String> = [
         "--help", "-h", "--host", "--port", "--data-file", "--token-ttl", "--client", "--client-file", "--demo-client",
-        "--log-requests", "--allow-any-token", "--admin", "--wire",
+        "--log-requests", "--allow-any-token", "--admin", "--admin-token-file", "--wire",
     ]
     /// The options that take no value.
     static let flagNames: Set<String> = ["--help", "-h", "--demo-client", "--log-requests", "--allow-any-token", "--admin"]
@@ -16,11 +16,15 @@ enum ServeCommand {
     /// profiles to accept); every other option may be given once.
     static let listOptionNames: Set<String> = ["--client", "--client-file", "--wire"]
 
+    /// Whether `host` is an address only this machine reaches (127.0.0.0/8).
+    static func isLoopback(_ host: String) -> Bool { host.hasPrefix("127.") }
+
     static func run(_ arguments: [String]) -> Int32 {
         var configuration = MockServerConfiguration()
         configuration.port = 8080
         var clients: [String: String] = [:]
         var acceptedWireProfiles: Set<ZeroPiiWireProfile> = []
+        var adminTokenFile: String?
         var scanner = ArgumentScanner(arguments, options: optionNames, repeatable: listOptionNames.union(["--help", "-h"]))
         func value(for option: String) -> String? {
             guard let value = scanner.value() else {
@@ -91,7 +95,7 @@ enum ServeCommand {
                     Usage.fail(failure.message, hint: "run 'zeropii serve --help' for the file's format")
                     return 2
                 }
-                if ServeClients.isReadableByOthers(path) {
+                if SecretFile.isReadableByOthers(path) {
                     FileHandle.standardError.write(Data("zeropii: warning: the client file \(path) can be read by other users (chmod 600 it)\n".utf8))
                 }
             case "--demo-client":
@@ -102,6 +106,16 @@ enum ServeCommand {
                 configuration.allowAnyToken = true
             case "--admin":
                 configuration.adminEnabled = true
+            case "--admin-token-file":
+                guard let path = value(for: option) else { return 2 }
+                switch SecretFile.adminToken(path, minimumLength: MockServerConfiguration.minimumAdminTokenLength) {
+                case .success(let token):
+                    configuration.adminToken = token
+                case .failure(let failure):
+                    Usage.fail(failure.message, hint: "run 'zeropii serve --help'")
+                    return 2
+                }
+                adminTokenFile = path
             case "--wire":
                 guard let list = value(for: option) else { return 2 }
                 guard let profiles = WireOption.profiles(in: list) else {
@@ -116,6 +130,19 @@ enum ServeCommand {
                 return 2
             }
         }
+        if let adminTokenFile {
+            guard configuration.adminEnabled else {
+                Usage.fail("--admin-token-file needs --admin", hint: "run 'zeropii serve --help'")
+                return 2
+            }
+            if SecretFile.isReadableByOthers(adminTokenFile) {
+                Console.error("zeropii: warning: the admin token file \(adminTokenFile) can be read by other users (chmod 600 it)")
+            }
+        }
+        // Off loopback the admin endpoints always take a token: one made now unless a file
+        // gives it (printed once the server runs).
+        let madeAdminToken = configuration.adminEnabled && configuration.adminToken == nil && !Self.isLoopback(configuration.host)
+        if madeAdminToken { configuration.adminToken = MockServerConfiguration.makeAdminToken() }
         // The SDK's default profile only, unless --wire says more: a server that took
         // plaintext by default would hide an app that sends values in clear.
         configuration.acceptedWireProfiles = acceptedWireProfiles.isEmpty ? [.protocolV1] : acceptedWireProfiles
@@ -150,10 +177,10 @@ enum ServeCommand {
         }
         // Both are meant for a developer's own machine: on an address others can reach,
         // anyone there could inject faults or read the statistics, or tokenize with any token.
-        if !configuration.host.hasPrefix("127.") {
+        if !Self.isLoopback(configuration.host) {
             if configuration.adminEnabled {
                 Console.error(
-                    "zeropii: warning: --admin on \(configuration.host): anyone who can reach this address can inject faults, revoke tokens and read the statistics, without credentials"
+                    "zeropii: warning: --admin on \(configuration.host): the admin endpoints (faults, token revocation, statistics) can be reached from the network; each request needs the admin token"
                 )
             }
             if configuration.allowAnyToken {
@@ -161,6 +188,9 @@ enum ServeCommand {
                     "zeropii: warning: --allow-any-token on \(configuration.host): anyone who can reach this address can tokenize with any bearer token"
                 )
             }
+        }
+        if madeAdminToken, let token = configuration.adminToken {
+            Console.error("zeropii: admin token (send 'Authorization: Bearer TOKEN' to /__admin/; --admin-token-file sets your own): \(token)")
         }
         if !acceptedWireProfiles.isEmpty && acceptedWireProfiles.count < ZeroPiiWireProfile.allCases.count {
             let accepted = ZeroPiiWireProfile.allCases.filter(configuration.acceptedWireProfiles.contains).map(\.rawValue)

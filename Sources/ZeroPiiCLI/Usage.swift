@@ -30,7 +30,8 @@ enum Usage {
 
         Usage: zeropii serve [--host H] [--port N] [--data-file F] [--token-ttl S]
                              [--client-file F] [--demo-client] [--allow-any-token]
-                             [--admin] [--log-requests] [--wire LIST]
+                             [--admin [--admin-token-file F]] [--log-requests]
+                             [--wire LIST]
 
         Options:
           --host H             IPv4 address to bind (default 127.0.0.1)
@@ -43,8 +44,12 @@ enum Usage {
           --demo-client        also accept the public demo pair zeropii-demo:zeropii-demo-secret
           --client ID:SECRET   for tests only: the secret shows in the process list (warns)
           --allow-any-token    development mode: accept any non-empty bearer token
-          --admin              enable the /__admin/ endpoints (faults, stats, reset); they
-                               take no credentials, so both warn off loopback
+          --admin              enable the /__admin/ endpoints (faults, stats, reset). On
+                               127.0.0.1 they take no credentials; on any other host
+                               they need 'Authorization: Bearer TOKEN', with a token
+                               made at start and printed on standard error
+          --admin-token-file F the admin token to require instead (first line, at
+                               least 16 visible ASCII characters), on any host
           --wire LIST          accept only these wire profiles, comma separated, of
                                v1 (X-ZeroPii-Encryption: v1), clevertap (Encrypted: true)
                                and plaintext; default v1, the SDK's default. A request
@@ -61,10 +66,13 @@ enum Usage {
         Client credentials can also come from ZEROPII_SERVE_CLIENTS (ID:SECRET entries
         separated by spaces or newlines). Without any, the token endpoint refuses all.
 
-        Limits: requests must arrive within 15 s of their first byte, idle connections
-        close after 30 s, a response not taken by the client within 30 s closes its
-        connection, bodies held in memory are capped at 256 MiB in all (503 beyond),
-        and 5 failed token requests per client id or address lock it for 60 s (429).
+        Limits: a new connection must send its first byte within 5 s, requests must
+        arrive within 15 s of their first byte, idle connections close after 30 s, a
+        response not taken by the client within 30 s closes its connection, one
+        address holds at most 256 connections and the server 1024 (an idle one gives
+        way, else 503), bodies held in memory are capped at 256 MiB in all (503
+        beyond), and 5 failed token requests per client id or address lock it for 60 s
+        (429).
 
         Stops cleanly on SIGINT or SIGTERM.
         """

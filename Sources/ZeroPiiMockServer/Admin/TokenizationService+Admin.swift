@@ -1,9 +1,14 @@
 import Foundation
 
-/// The admin endpoints under `/__admin/`, served only with `MockServerConfiguration.adminEnabled`:
+/// The admin endpoints under `/__admin/`, served only with `MockServerConfiguration.adminEnabled`
+/// and, when `MockServerConfiguration.adminToken` is set, only to requests that bear it:
 /// statistics, injected faults, revoking every access token, and resetting the faults.
 extension TokenizationService {
     func admin(_ request: ServerRequest) -> ServerResponse {
+        if let adminTokenCheck, !adminTokenCheck.accepts(authorization: request.header("Authorization")) {
+            return HTTPServer.errorResponse(
+                401, "invalid_admin_token", "the admin endpoints need this server's admin token (Authorization: Bearer …)")
+        }
         switch (request.method, request.path) {
         case ("GET", "/__admin/stats"):
             return statisticsBody()

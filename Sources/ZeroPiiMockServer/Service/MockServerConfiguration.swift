@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiCrypto
 import ZeroPiiModels
 
 /// How a ``MockTokenizationServer`` is set up.
@@ -31,6 +32,22 @@ public struct MockServerConfiguration: Sendable {
     public var allowAnyToken = false
     /// Whether the `__admin/` endpoints (faults, stats, reset) answer.
     public var adminEnabled = false
+    /// The bearer token the `__admin/` endpoints require (`Authorization: Bearer …`);
+    /// nil requires none, which suits a server bound to loopback. A request without it
+    /// gets 401 `invalid_admin_token`. `zeropii serve` makes one off loopback.
+    public var adminToken: String?
+
+    /// The shortest admin token `zeropii serve` takes from a file, in characters: the token
+    /// is the one credential between the network and the fault switches.
+    public static let minimumAdminTokenLength = 16
+
+    /// A fresh admin token: 32 random bytes from the system, Base64url without padding
+    /// (43 characters).
+    public static func makeAdminToken() -> String {
+        SecureRandom.bytes(count: 32).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
     /// The wire profiles the tokenize endpoints accept; all three by default. A request
     /// in another is refused: an encrypted one with 419 `decryption_failed`, as a service
     /// that does not know its envelope answers, a plaintext one with 400

@@ -16,6 +16,8 @@ final class TokenizationService: Sendable {
     let issuer: AccessTokenIssuer
     let authenticator: ClientAuthenticator
     private let replays: ReplayCache
+    /// Nil when the admin endpoints take no token.
+    let adminTokenCheck: AdminTokenCheck?
     let configuration: MockServerConfiguration
 
     init(configuration: MockServerConfiguration, vault: TokenVault) {
@@ -23,6 +25,7 @@ final class TokenizationService: Sendable {
         self.vault = vault
         faults = FaultInjector()
         replays = ReplayCache(capacity: configuration.replayCacheCapacity)
+        adminTokenCheck = configuration.adminToken.map { AdminTokenCheck(token: $0) }
         statistics = ServerStatistics()
         issuer = AccessTokenIssuer(lifetime: configuration.tokenLifetime, now: configuration.now)
         authenticator = ClientAuthenticator(
