@@ -71,8 +71,8 @@ enum Usage {
         response not taken by the client within 30 s closes its connection, one
         address holds at most 256 connections and the server 1024 (an idle one gives
         way, else 503), bodies held in memory are capped at 256 MiB in all (503
-        beyond), and 5 failed token requests per client id or address lock it for 60 s
-        (429).
+        beyond), and after 10 failed token requests a client id or address may try
+        once every 6 s (429 with Retry-After meanwhile).
 
         Stops cleanly on SIGINT or SIGTERM.
         """

@@ -45,18 +45,27 @@ struct OAuthEndpointTests {
         #expect(authenticator.authenticate(clientID: "other", secret: expectedSecret, address: "a") == .denied)
     }
 
-    @Test func failedAttemptsAreLimitedPerClientID() {
+    @Test func failedAttemptsAreLimitedPerClientIDAndComeBackAtTheDocumentedRate() {
         let clock = TestClock()
         let authenticator = ClientAuthenticator(clients: ["app": "right"], limit: 5, window: 60, now: clock.now)
         for attempt in 0..<5 {
             #expect(authenticator.authenticate(clientID: "app", secret: "wrong", address: "10.0.0.\(attempt)") == .denied)
         }
-        // From a fresh address, and with the right secret: the id is locked for the window.
-        #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.99") == .limited(retryAfterSeconds: 60))
-        clock.advance(30)
-        #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.99") == .limited(retryAfterSeconds: 30))
-        clock.advance(31)
+        // From a fresh address, and with the right secret: the id waits for one attempt's
+        // worth of allowance, 60 s / 5 = 12 s.
+        #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.99") == .limited(retryAfterSeconds: 12))
+        clock.advance(6)
+        #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.99") == .limited(retryAfterSeconds: 6))
+        clock.advance(6.1)
         #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.99") == .granted)
+    }
+
+    /// Found from outside: three mistyped secrets locked a whole address out for 60 s.
+    /// A few mistakes cost nothing now, and the right secret works at once after them.
+    @Test func aUserWhoMistypesAFewTimesIsNotShutOut() {
+        let authenticator = ClientAuthenticator(clients: ["app": "right"], limit: 10, window: 60, now: TestClock().now)
+        for _ in 0..<3 { #expect(authenticator.authenticate(clientID: "app", secret: "wr0ng", address: "10.0.0.1") == .denied) }
+        #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.1") == .granted)
     }
 
     @Test func failedAttemptsAreLimitedPerAddress() {
@@ -65,10 +74,43 @@ struct OAuthEndpointTests {
         for attempt in 0..<5 {
             #expect(authenticator.authenticate(clientID: "guess\(attempt)", secret: "x", address: "10.0.0.1") == .denied)
         }
-        #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.1") == .limited(retryAfterSeconds: 60))
+        #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.1") == .limited(retryAfterSeconds: 12))
         #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.2") == .granted)
         clock.advance(60)
         #expect(authenticator.authenticate(clientID: "app", secret: "right", address: "10.0.0.1") == .granted)
+    }
+
+    /// Found from outside: the failure table held 10,000 keys and stopped recording when
+    /// full, so one failure from each of 10,050 addresses switched the limit off. Now the
+    /// counting never stops: after 20,000 invented addresses and ids, guesses at one client
+    /// id are still limited, and a fresh client id is not (the table did not fill up).
+    @Test func inventedKeysNeitherSwitchTheLimitOffNorLockOthersOut() {
+        let clock = TestClock()
+        let authenticator = ClientAuthenticator(clients: ["app": "right", "other": "fine"], limit: 5, window: 60, now: clock.now)
+        for index in 0..<20_000 {
+            #expect(
+                authenticator.authenticate(clientID: "made-up-\(index)", secret: "x", address: "10.\(index / 256 % 256).\(index % 256).1") == .denied)
+        }
+        var limited = 0
+        for attempt in 0..<200 {
+            if case .limited = authenticator.authenticate(clientID: "app", secret: "guess\(attempt)", address: "172.16.\(attempt).1") { limited += 1 }
+        }
+        #expect(limited >= 195, "five guesses at most, then every one limited")
+        #expect(authenticator.authenticate(clientID: "other", secret: "fine", address: "192.168.0.1") == .granted)
+    }
+
+    /// Found from outside: after failures from one address, an attempt from another told
+    /// a known client id (429) from an unknown one (401). Both are counted alike now.
+    @Test func unknownAndKnownClientIDsGetTheSameAnswers() {
+        let authenticator = ClientAuthenticator(clients: ["app": "right"], limit: 5, window: 60, now: TestClock().now)
+        var answers: [String: [ClientAuthenticator.Outcome]] = [:]
+        for id in ["app", "no-such-client"] {
+            for attempt in 0..<7 {
+                answers[id, default: []].append(authenticator.authenticate(clientID: id, secret: "wrong", address: "10.1.\(id.count).\(attempt)"))
+            }
+        }
+        #expect(answers["app"] == answers["no-such-client"])
+        #expect(answers["app"]?.last == .limited(retryAfterSeconds: 12))
     }
 
     /// Found from outside: with two client_secret fields the last one won, so a layer in
@@ -104,8 +146,42 @@ struct OAuthEndpointTests {
         defer { server.stop() }
         for _ in 0..<3 { #expect(try Self.tokenRequest(server, id: "app", secret: "wrong").status == 401) }
         let limited = try Self.tokenRequest(server, id: "app", secret: "right")
-        #expect(limited.status == 429 && limited.retryAfter == "120")
-        clock.advance(121)
+        #expect(limited.status == 429 && limited.retryAfter == "40")
+        clock.advance(41)
         #expect(try Self.tokenRequest(server, id: "app", secret: "right").status == 200)
+    }
+
+    static func basicRequest(
+        _ server: MockTokenizationServer, authorization: String, body: String = "grant_type=client_credentials"
+    ) throws
+        -> (status: Int, headers: [String: String], body: String)
+    {
+        let client = try RawClient(port: server.port)
+        client.send(
+            "POST /oauth/token HTTP/1.1\r\nHost: x\r\nAuthorization: \(authorization)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+        return try #require(client.readResponse())
+    }
+
+    /// Found from outside: HTTP Basic client authentication (RFC 6749 section 2.3.1,
+    /// what `curl -u` sends) was answered "the client id or secret is wrong".
+    @Test func httpBasicCredentialsWorkAndBothWaysAtOnceIsA400() throws {
+        var configuration = MockServerConfiguration()
+        configuration.clients = ["my app": "s3cret:with+plus"]
+        let server = try MockTokenizationServer(configuration: configuration)
+        defer { server.stop() }
+        // Form-encoded before Base64, as the RFC asks: the space, the colon and the plus.
+        let encoded = Data("my+app:s3cret%3Awith%2Bplus".utf8).base64EncodedString()
+        #expect(try Self.basicRequest(server, authorization: "Basic \(encoded)").status == 200)
+        #expect(try Self.basicRequest(server, authorization: "basic \(encoded)").status == 200, "the scheme is case-insensitive")
+        let wrong = try Self.basicRequest(server, authorization: "Basic \(Data("my+app:nope".utf8).base64EncodedString())")
+        #expect(wrong.status == 401 && wrong.headers["www-authenticate"] == #"Basic realm="zeropii""#)
+        let both = try Self.basicRequest(
+            server, authorization: "Basic \(encoded)", body: "grant_type=client_credentials&client_id=my+app&client_secret=s3cret%3Awith%2Bplus")
+        #expect(both.status == 400 && both.body.contains("in both the Authorization header and the body"))
+        for malformed in ["Basic", "Basic !!!", "Basic \(Data("no-colon".utf8).base64EncodedString())", "Bearer abc"] {
+            let answer = try Self.basicRequest(server, authorization: malformed)
+            #expect(answer.status == 400 && answer.body.contains("not HTTP Basic client credentials"), "\(malformed)")
+        }
+        #expect(!wrong.body.contains("nope") && !both.body.contains("s3cret"))
     }
 }

@@ -20,10 +20,13 @@ public struct MockServerConfiguration: Sendable {
     /// Client id → secret pairs accepted by `POST oauth/token`. None by default: the
     /// demo pair (``demoClients``) is accepted only when a caller asks for it.
     public var clients: [String: String] = [:]
-    /// Failed `POST oauth/token` attempts allowed per client id and per client address
-    /// within ``failedAuthenticationWindow``; beyond, 429 until the window has passed.
-    public var failedAuthenticationLimit = 5
-    /// The window for ``failedAuthenticationLimit``, in seconds (counted on ``now``).
+    /// Failed `POST oauth/token` attempts allowed in a burst per client id and per client
+    /// address. Beyond, a key gets 429 with `Retry-After` until its allowance, which comes
+    /// back at `limit / window` attempts a second, allows one more: with the defaults,
+    /// ten failures, then one every 6 s.
+    public var failedAuthenticationLimit = 10
+    /// Seconds in which a spent ``failedAuthenticationLimit`` comes back whole (counted on
+    /// ``now``).
     public var failedAuthenticationWindow: TimeInterval = 60
     /// Called once per answered request with what may be logged about it (never a
     /// value, token or access token); nil logs nothing.
