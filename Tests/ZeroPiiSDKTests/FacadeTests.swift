@@ -135,6 +135,29 @@ struct FacadeTests {
         }
     }
 
+    /// `initialize` used to let go of the previous configuration while holding the
+    /// SDK's locks, so a transport whose teardown reads the SDK (an app's wrapper that
+    /// logs, say) deadlocked the second `initialize` on a lock its own thread held.
+    @Test func aTransportWhoseTeardownReadsTheSDKDoesNotBlockASecondInitialize() async throws {
+        await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let torndown = Watched(false)
+            do {
+                let first = InTestServer()
+                var configuration = ZeroPiiConfiguration()
+                configuration.transport = TeardownReadingTransport(first.transport) { torndown.change { $0 = true } }
+                configuration.callbackQueue = Self.callbackQueue
+                let sdk = ZeroPiiSDK.initialize(
+                    tokenProvider: ScriptedProvider(), apiUrl: "https://tokens.example.test", logLevel: .off,
+                    retryPolicy: DefaultRetryPolicy(), configuration: configuration)
+                #expect(await sdk.tokenize("one").isSuccess)
+            }
+            let second = InTestServer()
+            let sdk = Self.initialize(server: second)
+            #expect(torndown.value, "the first transport was let go")
+            #expect(await sdk.tokenize("two").isSuccess)
+        }
+    }
+
     @Test func callbacksArriveOnTheMainThreadByDefault() async throws {
         await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
             var configuration = ZeroPiiConfiguration()
@@ -251,5 +274,26 @@ struct FacadeTests {
                 #expect(!text.contains("SECRET-ACCESS-TOKEN"), "\(text)")
             }
         }
+    }
+}
+
+/// A transport that, as it goes, reads the shared SDK instance (which takes the SDK's
+/// lock) and reports that it went.
+private final class TeardownReadingTransport: HTTPTransport, Sendable {
+    private let wrapped: ClosureTransport
+    private let onTeardown: @Sendable () -> Void
+
+    init(_ wrapped: ClosureTransport, onTeardown: @escaping @Sendable () -> Void) {
+        self.wrapped = wrapped
+        self.onTeardown = onTeardown
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await wrapped.send(request)
+    }
+
+    deinit {
+        _ = ZeroPiiSDK.instanceIfInitialized
+        onTeardown()
     }
 }
