@@ -147,3 +147,17 @@ enum CSVColumnsHint {
         "the first line has \(count) \(count == 1 ? "cell" : "cells") (not listed, since it may be data): give --columns the names it has, as 'head -1 FILE' shows them, or --no-header with --columns by position (1,3)"
     }
 }
+
+extension Process {
+    /// Waits for the process to end, for at most `seconds`; past that it is killed and an
+    /// issue recorded. A child that ignores its SIGTERM then fails its test instead of
+    /// holding a thread of the test pool for ever (a `zeropii serve` that lost its
+    /// SIGTERM once stalled a whole run that way).
+    func waitForExit(atMost seconds: TimeInterval = 120, _ what: String = "the child process") {
+        if !blockUntil(atMost: seconds, { !self.isRunning }) {
+            Issue.record("\(what) did not end within \(Int(seconds)) s; killed")
+            kill(processIdentifier, SIGKILL)
+        }
+        waitUntilExit()
+    }
+}

@@ -44,7 +44,7 @@ struct ServeCommandTests {
         #expect((tokenResponse as? HTTPURLResponse)?.statusCode == 200)
 
         kill(process.processIdentifier, signalNumber)
-        process.waitUntilExit()
+        process.waitForExit(atMost: 60, "the server after its signal")
         #expect(process.terminationStatus == 0)
         let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(rest.contains("stopped"))
@@ -85,7 +85,7 @@ struct TokenizeAgainstAnotherProcessTests {
         try server.run()
         defer {
             kill(server.processIdentifier, SIGTERM)
-            server.waitUntilExit()
+            server.waitForExit(atMost: 60, "the server after SIGTERM")
         }
         var firstLine = Data()
         while !firstLine.contains(UInt8(ascii: "\n")) {

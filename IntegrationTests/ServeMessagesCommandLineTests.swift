@@ -66,6 +66,26 @@ struct ServeMessagesCommandLineTests {
         #expect(lines == ["zeropii: port \(port) is in use; choose another with --port or use --port 0"], "\(lines)")
     }
 
+    /// Found by a stalled test run: `serve` said it was listening before it took SIGTERM,
+    /// and ignored the signal until its dispatch source was registered, so a SIGTERM sent
+    /// on reading that line could be lost and the server ran on (the test waiting for it
+    /// held a thread of the pool, and with another test blocking the other, the run
+    /// stalled). A SIGTERM sent the moment the line appears stops it every time.
+    @Test func aSIGTERMSentAsSoonAsTheServerListensStopsIt() throws {
+        for round in 0..<30 {
+            let (process, output, _) = try CommandLineTool.start(["serve", "--port", "0"])
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            #expect(blockUntil(atMost: 60) { output.text.contains("listening") })
+            kill(process.processIdentifier, SIGTERM)
+            let ended = blockUntil(atMost: 20) { !process.isRunning }
+            #expect(ended, "round \(round): still running 20 s after SIGTERM")
+            guard ended else { return }
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 0, "round \(round)")
+            #expect(blockUntil(atMost: 10) { output.text.contains("zeropii mock server stopped") }, "round \(round)")
+        }
+    }
+
     /// Found from outside: `--host 0.0.0.0 --admin --allow-any-token` started without a
     /// word. Each of the two options draws a warning on an address others can reach, and
     /// none on loopback.
@@ -75,7 +95,7 @@ struct ServeMessagesCommandLineTests {
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             #expect(blockUntil(atMost: 60) { output.text.contains("listening") })
             kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
+            process.waitForExit(atMost: 60, "the server after SIGTERM")
             #expect(blockUntil(atMost: 10) { errors.isEnded })
             // Off loopback, the admin token made at start comes last (AdminTokenTests and
             // ServeSecurityTests check that it works).

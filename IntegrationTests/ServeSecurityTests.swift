@@ -46,7 +46,7 @@ final class ServeProcess: @unchecked Sendable {
     func stop() -> String {
         if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
+            process.waitForExit(atMost: 60, "the server after SIGTERM")
         }
         defer { try? FileManager.default.removeItem(atPath: errorFile) }
         return (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""

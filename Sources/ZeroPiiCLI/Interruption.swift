@@ -13,9 +13,7 @@ import Darwin
 /// run's task cancelled, so that a batch waiting for a slow server ends at once; the run
 /// then keeps what it wrote, leaves the old output file as it was and exits with
 /// 128 + the signal. A second signal ends the process at once, with one line.
-final class Interruption: @unchecked Sendable {
-    // Sendable: `state` is a Locked; `sources` is written once, in `start`, before any
-    // other thread sees this object, and only kept alive after that.
+final class Interruption: Sendable {
     private struct State {
         var signal: Int32?
         var tokenizing = false
@@ -23,8 +21,6 @@ final class Interruption: @unchecked Sendable {
     }
 
     private let state = Locked(State())
-    /// Kept for the life of the run: a released source stops delivering.
-    private var sources: [DispatchSourceSignal] = []
 
     /// The signal received, if any.
     var signal: Int32? { state.withLock { $0.signal } }
@@ -33,30 +29,24 @@ final class Interruption: @unchecked Sendable {
     /// cancels the run's task.
     func start(cancelRun: @escaping @Sendable () -> Void) {
         state.withLock { $0.cancelRun = cancelRun }
-        sources = [SIGINT, SIGTERM, SIGHUP].map { number -> DispatchSourceSignal in
-            ignore(number)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [state] in
-                let (first, tokenizing, cancel) = state.withLock { state -> (Bool, Bool, (@Sendable () -> Void)?) in
-                    let first = state.signal == nil
-                    if first { state.signal = number }
-                    return (first, state.tokenizing, state.cancelRun)
-                }
-                let name = Interruption.name(of: number)
-                if !tokenizing {
-                    OutputFile.removeUnfinishedFiles()
-                    Console.error("zeropii: interrupted by \(name) before anything was tokenized; no output file was changed")
-                    _exit(128 + number)
-                }
-                if !first {
-                    OutputFile.removeUnfinishedFiles()
-                    Console.error("zeropii: stopped at once by a second \(name); an --output file keeps its old contents")
-                    _exit(128 + number)
-                }
-                cancel?()
+        SignalWatcher.watch([SIGINT, SIGTERM, SIGHUP]) { [state] number in
+            let (first, tokenizing, cancel) = state.withLock { state -> (Bool, Bool, (@Sendable () -> Void)?) in
+                let first = state.signal == nil
+                if first { state.signal = number }
+                return (first, state.tokenizing, state.cancelRun)
             }
-            source.resume()
-            return source
+            let name = Interruption.name(of: number)
+            if !tokenizing {
+                OutputFile.removeUnfinishedFiles()
+                Console.error("zeropii: interrupted by \(name) before anything was tokenized; no output file was changed")
+                _exit(128 + number)
+            }
+            if !first {
+                OutputFile.removeUnfinishedFiles()
+                Console.error("zeropii: stopped at once by a second \(name); an --output file keeps its old contents")
+                _exit(128 + number)
+            }
+            cancel?()
         }
     }
 
@@ -74,12 +64,6 @@ final class Interruption: @unchecked Sendable {
         default: "signal \(number)"
         }
     }
-}
-
-/// Lets a dispatch source take `number` instead of the default action (at file scope,
-/// where `signal` is the C function rather than the property).
-private func ignore(_ number: Int32) {
-    _ = signal(number, SIG_IGN)
 }
 
 /// Thrown by a run's loop when it sees an ``Interruption``.

@@ -197,19 +197,13 @@ enum ServeCommand {
             FileHandle.standardError.write(
                 Data("zeropii: accepting only these wire profiles: \(accepted.joined(separator: ", "))\n".utf8))
         }
+        // Taken before the server says it listens: whoever reads that line and sends
+        // SIGTERM must find it handled.
+        let stopped = DispatchSemaphore(value: 0)
+        SignalWatcher.watch([SIGINT, SIGTERM]) { _ in stopped.signal() }
         // Written unbuffered, so a script reading the port sees it at once.
         Console.output(
             "zeropii mock server listening on \(server.baseURL.absoluteString) (\(RunSummary.count(server.vault.count, "value")) in the vault)")
-
-        let stopped = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { stopped.signal() }
-            source.resume()
-            sources.append(source)
-        }
         stopped.wait()
         server.stop()
         Console.output("zeropii mock server stopped")
