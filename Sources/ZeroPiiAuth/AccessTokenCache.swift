@@ -26,8 +26,7 @@ import ZeroPiiLocking
 /// - Cancellation is immediate: a cancelled request stops waiting for a fetch at once,
 ///   and the fetch goes on for the requests still waiting.
 /// - A request that finds a fresh token takes it without entering the actor (the cached
-///   token is kept under a lock): a hop onto an actor is a hop between threads for a
-///   task started with `Task.immediate`, which is how the SDK starts a call's pipeline.
+///   token is kept under a lock), so the common case costs no hop onto the actor.
 package actor AccessTokenCache {
     /// Refreshes allowed within ``refreshWindow``.
     package static let maximumRefreshes = 5

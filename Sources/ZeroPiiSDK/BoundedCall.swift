@@ -10,28 +10,17 @@ import ZeroPiiLocking
 ///
 /// Contract:
 /// - The pipeline runs in a task of its own, so the call ends on time even while a step
-///   ignores cancellation (an app's transport or token provider); the pipeline task is
-///   then cancelled, which stops it before its next request.
+///   ignores cancellation (an app's transport or token provider) or blocks its thread;
+///   the pipeline task is then cancelled, which stops it before its next request.
 /// - The time limit is a deadline in the client's ``CallDeadlines``, one timer for all
 ///   calls, so a call that finishes in time wakes no sleeping task.
-/// - The pipeline task starts on the caller's thread (`Task.immediate`, where the
-///   compiler and the system have it), so a pipeline that does not suspend delivers with
-///   no hop between threads. A step that blocks its thread rather than suspending then
-///   blocks the caller too, and the call ends when that step returns; a step that
-///   suspends ends on time however long it waits. A cancellation during the first,
-///   synchronous part takes effect at its first suspension. The pipeline task starts
-///   before the call waits for its outcome, so a pipeline that finishes at once leaves its
-///   result for the wait rather than resuming it from inside.
-/// - The callback API sets ``startsPipelineOnCallersThread`` to false: its calls run on
-///   a pool thread no app code waits on, so even a blocking transport cannot delay the
-///   callback past the time limit.
+/// - The pipeline task is an ordinary task on the global executor, started before the
+///   call waits for its outcome; a result that comes before the wait is left for it.
+///   It is not started with `Task.immediate` (on the caller's thread until its first
+///   suspension), which saved a hop between threads: under load, such pipelines of the
+///   full test suite sometimes never ran (calls ended at their 120 s limit with no
+///   request sent), on Swift 6.3.1 for Linux.
 enum BoundedCall {
-    /// Whether a call's pipeline may start on the caller's thread (true unless a caller
-    /// of the callback API set it for its task). A `TaskLocal` value rather than the
-    /// `@TaskLocal` macro, which needs a compiler plugin that not every build has (the
-    /// Objective-C header check compiles without plugins).
-    static let startsPipelineOnCallersThread = TaskLocal(wrappedValue: true)
-
     /// - Parameters:
     ///   - timeLimit: seconds the call may take; nil for no limit, zero for none at all.
     ///   - deadlines: the client's deadlines, on its monotonic clock (injectable in tests).
@@ -50,11 +39,7 @@ enum BoundedCall {
             let deadline = deadlines.register(after: timeLimit) { outcome.finish(.failure(.timedOut(after: timeLimit))) }
             outcome.track(deadline, in: deadlines)
         }
-        // Started before the wait, not inside its continuation's body: the pipeline may run
-        // to its end right here, and its result then waits in `outcome` for the wait to
-        // take it. Running another task inline within a continuation's body is a path of
-        // the concurrency runtime that nothing else needs, so it is not taken.
-        outcome.track(startImmediately { outcome.finishFromPipeline(await pipeline()) })
+        outcome.track(Task { outcome.finishFromPipeline(await pipeline()) })
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Success, RequestFailure>, Never>) in
                 outcome.arm(continuation)
@@ -62,20 +47,6 @@ enum BoundedCall {
         } onCancel: {
             outcome.finish(.failure(.cancelled))
         }
-    }
-
-    /// Starts `operation` in a task of its own, on the calling thread until its first
-    /// suspension where `Task.immediate` exists (Swift 6.2 compilers; on Apple platforms
-    /// the 2025 releases) and ``startsPipelineOnCallersThread`` allows it, and as an
-    /// ordinary task otherwise. Swift 6.0 and 6.1 compilers skip the first branch
-    /// unparsed.
-    private static func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        #if compiler(>=6.2)
-        if startsPipelineOnCallersThread.get(), #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            return Task.immediate(operation: operation)
-        }
-        #endif
-        return Task(operation: operation)
     }
 }
 
@@ -95,7 +66,7 @@ private final class FirstOutcome<Success: Sendable>: Sendable {
     private let state = Locked(State())
 
     /// Keeps `continuation` for the result, or resumes it at once when the call already
-    /// ended (the pipeline finished on the caller's thread, or a cancellation came first).
+    /// ended (the pipeline or the time limit came before the wait).
     func arm(_ continuation: CheckedContinuation<Result<Success, RequestFailure>, Never>) {
         let ready: Result<Success, RequestFailure>? = state.withLock { state in
             if let result = state.result { return result }
@@ -106,7 +77,7 @@ private final class FirstOutcome<Success: Sendable>: Sendable {
     }
 
     /// The pipeline task, to cancel if the call ends another way (at once if it has).
-    /// A pipeline that ran to its end on the caller's thread is done before it is tracked.
+    /// A pipeline that already delivered is not cancelled.
     func track(_ task: Task<Void, Never>) {
         let cancel: Bool = state.withLock { state in
             if state.result != nil { return !state.pipelineFinished }

@@ -14,12 +14,9 @@ extension ZeroPiiSDK {
     ) {
         let engine = currentEngine
         let box = CallbackBox(callback)
-        // The pipeline of each call runs in a task of its own, not on this task's thread
-        // (BoundedCall): no app code waits here, and the callback must come at the time
-        // limit even while an app's transport blocks its thread.
-        let run: @Sendable () async -> Result = {
-            await BoundedCall.startsPipelineOnCallersThread.withValue(false) { await work(engine.client) }
-        }
+        // The pipeline of each call runs in a task of its own (BoundedCall), so the
+        // callback comes at the time limit even while an app's transport blocks its thread.
+        let run: @Sendable () async -> Result = { await work(engine.client) }
         guard isolation != nil else {
             Task.detached {
                 let result = ResultHandoff(await run())
