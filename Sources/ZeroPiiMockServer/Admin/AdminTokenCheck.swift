@@ -18,8 +18,9 @@ struct AdminTokenCheck: Sendable {
 
     /// Whether `authorization` (the request's `Authorization` header) carries the token.
     func accepts(authorization: String?) -> Bool {
-        guard let authorization, authorization.hasPrefix("Bearer ") else { return false }
-        let presented = Self.mac(String(authorization.dropFirst("Bearer ".count)), with: signer)
+        // The scheme is case-insensitive (RFC 9110, section 11.1).
+        guard let authorization, authorization.prefix(7).lowercased() == "bearer " else { return false }
+        let presented = Self.mac(String(authorization.dropFirst(7)), with: signer)
         return ConstantTime.equals(presented, expected)
     }
 

@@ -5,6 +5,10 @@ import Foundation
 /// statistics, injected faults, revoking every access token, and resetting the faults.
 extension TokenizationService {
     func admin(_ request: ServerRequest) -> ServerResponse {
+        // Never first-wins: a proxy in front may have read the other header.
+        if adminTokenCheck != nil && request.headerCount("Authorization") > 1 {
+            return HTTPServer.errorResponse(400, "duplicate_header", "the Authorization header is given more than once")
+        }
         if let adminTokenCheck, !adminTokenCheck.accepts(authorization: request.header("Authorization")) {
             return HTTPServer.errorResponse(
                 401, "invalid_admin_token", "the admin endpoints need this server's admin token (Authorization: Bearer …)")
@@ -46,8 +50,9 @@ extension TokenizationService {
     }
 
     /// `POST /__admin/faults`: `{"kind": "status"|"drop"|"corrupt"|"downgrade"|"latency", ...}`.
-    /// Every field is checked: `count` 1 to ``FaultInjector/maximumCount``, `status` 200
-    /// to 599 (a 1xx would break the framing of the answer), `retryAfter` a whole number
+    /// Every field is checked, and a field the kind does not have is refused: `count` 1 to
+    /// ``FaultInjector/maximumCount``, `status` 200 to 599 but 204, 205 and 304 (a 1xx
+    /// would break the framing of the answer, and those three carry no body), `retryAfter` a whole number
     /// of seconds (written into a header, so nothing else may pass), `milliseconds` 0 to
     /// 60,000.
     private func injectFault(_ body: Data) -> ServerResponse {
@@ -55,6 +60,17 @@ extension TokenizationService {
         guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
             let kind = object["kind"] as? String
         else { return refuse("expected {\"kind\": ..., \"count\": ...}") }
+        let fields: [String: Set<String>] = [
+            "status": ["kind", "count", "status", "retryAfter"], "drop": ["kind", "count"], "corrupt": ["kind", "count"],
+            "downgrade": ["kind", "count"], "latency": ["kind", "milliseconds"],
+        ]
+        if let allowed = fields[kind], let unknown = object.keys.filter({ !allowed.contains($0) }).sorted().first {
+            // Named only when short and plain, since it goes into the answer.
+            let named =
+                unknown.count <= 32 && unknown.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                ? "no field '\(unknown)'" : "a field it does not know"
+            return refuse("a \(kind) fault has \(named); its fields are \(allowed.sorted().joined(separator: ", "))")
+        }
         let count: Int
         switch object["count"] {
         case nil: count = 1
@@ -63,8 +79,9 @@ extension TokenizationService {
         }
         switch kind {
         case "status":
-            guard let status = object["status"] as? Int, (200...599).contains(status) else {
-                return refuse("a status fault needs a status from 200 to 599")
+            // 204, 205 and 304 carry no body (RFC 9110), and a fault's answer has one.
+            guard let status = object["status"] as? Int, (200...599).contains(status), ![204, 205, 304].contains(status) else {
+                return refuse("a status fault needs a status from 200 to 599 other than 204, 205 and 304")
             }
             var retryAfter: String?
             switch object["retryAfter"] {
