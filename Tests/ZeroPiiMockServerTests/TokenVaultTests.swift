@@ -108,15 +108,15 @@ struct TokenVaultTests {
         return Data(bytes)
     }
 
-    /// New vaults are written with the current token function, format 3.
+    /// New vaults are written with the current token function, format 4.
     @Test func aNewVaultIsOfTheCurrentFormat() throws {
         let path = Self.temporaryPath()
         defer { Self.removeVault(path) }
         let vault = try TokenVault(path: path)
         _ = try vault.tokenize(["alice@example.com"])
-        #expect(vault.format == .sipHashRounds && VaultFormat.current == .sipHashRounds)
+        #expect(vault.format == .typedNumbers && VaultFormat.current == .typedNumbers)
         vault.close()
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(8) == Data("ZPVAULT3".utf8))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(8) == Data("ZPVAULT4".utf8))
     }
 
     /// A vault created before format 3 keeps its token function: these tokens are what
@@ -147,11 +147,11 @@ struct TokenVaultTests {
     @Test func aVaultOfALaterFormatIsRefusedAndKept() throws {
         let path = Self.temporaryPath()
         defer { Self.removeVault(path) }
-        let later = Self.header(version: UInt8(ascii: "4"), key: [UInt8](repeating: 5, count: 32))
+        let later = Self.header(version: UInt8(ascii: "5"), key: [UInt8](repeating: 5, count: 32))
         try later.write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
         #expect(error == .laterVersion)
-        #expect(error.description.contains(path) && error.description.contains("later version") && error.description.contains("format 4"))
+        #expect(error.description.contains(path) && error.description.contains("later version") && error.description.contains("format 5"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == later)
     }
 

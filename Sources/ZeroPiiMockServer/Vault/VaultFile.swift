@@ -10,8 +10,8 @@ import Darwin
 /// The vault's data file: an append-only log that makes new mappings durable, held by
 /// one process at a time.
 ///
-/// Layout: a header (`ZPVAULT` and a format version, ``VaultFormat``: `3` for a new
-/// vault, `2` for one created before format 3; the 32-byte token key; a CRC-32 of the
+/// Layout: a header (`ZPVAULT` and a format version, ``VaultFormat``: `4` for a new
+/// vault, `3` or `2` for one created before; the 32-byte token key; a CRC-32 of the
 /// header before it, or of the key alone in format 2), then one record
 /// per request that created tokens: a 4-byte count, that many 16-byte value
 /// fingerprints, and a CRC-32 of the record. No value is stored in readable form.

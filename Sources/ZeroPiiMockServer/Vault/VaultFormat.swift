@@ -2,7 +2,7 @@ import Foundation
 import ZeroPiiCrypto
 
 /// The token function a vault's tokens come from, named by the version byte in its data
-/// file's header (`ZPVAULT2`, `ZPVAULT3`).
+/// file's header (`ZPVAULT2`, `ZPVAULT3`, `ZPVAULT4`).
 ///
 /// A vault answers the same token for a value for as long as it lives, so a vault keeps
 /// the format it was created with; new vaults get ``current``. Both formats are the
@@ -15,9 +15,13 @@ package enum VaultFormat: UInt8, Sendable, CaseIterable {
     /// Format 3: SipHash-2-4-128 rounds (``SipHashRoundFunction``), several times faster
     /// per value.
     case sipHashRounds = 0x33
+    /// Format 4: format 3's rounds and key, and a number's token stays within the types
+    /// its value fits (``NumberTypeFit``): an `Int32` gets an `Int32`, a finite `Double`
+    /// a finite `Double` that Java writes the same way. Strings get format 3's tokens.
+    case typedNumbers = 0x34
 
     /// The format of every new vault.
-    package static let current = VaultFormat.sipHashRounds
+    package static let current = VaultFormat.typedNumbers
 
     /// The bytes of the data file's header that its CRC-32 covers. Format 3's covers the
     /// magic and the version too, so that a flipped bit there cannot switch a vault to
@@ -25,7 +29,7 @@ package enum VaultFormat: UInt8, Sendable, CaseIterable {
     var checksummedHeaderBytes: Range<Int> {
         switch self {
         case .keyedSHA256Rounds: return 8..<40
-        case .sipHashRounds: return 0..<40
+        case .sipHashRounds, .typedNumbers: return 0..<40
         }
     }
 
@@ -39,10 +43,12 @@ package enum VaultFormat: UInt8, Sendable, CaseIterable {
             let roundKey = try HKDF<SHA256>.deriveKey(
                 inputKeyMaterial: vaultKey, info: Data("zeropii-mock tokens".utf8), outputByteCount: 32)
             return FormatPreservingCipher(roundFunction: KeyedSHA256RoundFunction(key: roundKey))
-        case .sipHashRounds:
+        case .sipHashRounds, .typedNumbers:
+            // Format 4 keeps format 3's key: only numbers whose first step leaves their
+            // class get other tokens.
             let roundKey = try HKDF<SHA256>.deriveKey(
                 inputKeyMaterial: vaultKey, info: Data("zeropii-mock tokens, format 3".utf8), outputByteCount: 16)
-            return FormatPreservingCipher(roundFunction: SipHashRoundFunction(key: roundKey))
+            return FormatPreservingCipher(roundFunction: SipHashRoundFunction(key: roundKey), numbersKeepTheirTypes: self == .typedNumbers)
         }
     }
 }
