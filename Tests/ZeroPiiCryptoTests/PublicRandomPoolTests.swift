@@ -100,13 +100,27 @@ struct PublicRandomPoolTests {
     /// Found from outside: a fork while another thread drew from the pool left the child
     /// waiting for ever on the lock that thread held (25 of 40 trials). The lock lives in
     /// the page that is wiped on fork, so every child finds it open.
-    @Test func aChildForkedWhileOtherThreadsDrawDoesNotHang() throws {
+    ///
+    /// Asynchronous, and waiting for each child with `Task.sleep`, so that while the
+    /// drawers keep both cores busy no thread of the test pool is held (a synchronous
+    /// version took two minutes in the full suite and starved the SDK's tests into their
+    /// time limits).
+    @Test func aChildForkedWhileOtherThreadsDrawDoesNotHang() async throws {
         let pool = PublicRandomPool()
         let stop = StopFlag()
+        // The drawers draw only around each fork, so they do not keep both cores busy
+        // while the test waits for a child.
+        let drawing = Switch()
         let drawers = (0..<2).map { _ in
             Thread {
                 var bytes = [UInt8](repeating: 0, count: 32)
-                while !stop.isSet { bytes.withUnsafeMutableBytes { pool.fill($0) } }
+                while !stop.isSet {
+                    if drawing.isOn {
+                        bytes.withUnsafeMutableBytes { pool.fill($0) }
+                    } else {
+                        usleep(1_000)
+                    }
+                }
             }
         }
         for drawer in drawers { drawer.start() }
@@ -114,22 +128,25 @@ struct PublicRandomPoolTests {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
         defer { buffer.deallocate() }
         var hung = 0
-        for _ in 0..<40 {
+        for _ in 0..<20 {
+            drawing.turn(on: true)
+            usleep(2_000)
             let child = fork()
             try #require(child >= 0)
             if child == 0 {
                 pool.fill(buffer)
                 _exit(0)
             }
-            // Up to five seconds for the child to end.
+            drawing.turn(on: false)
+            // Up to ten seconds for the child to end.
             var status: Int32 = 0
             var ended = false
-            for _ in 0..<500 {
+            for _ in 0..<2_000 {
                 if waitpid(child, &status, WNOHANG) == child {
                     ended = true
                     break
                 }
-                usleep(10_000)
+                try await Task.sleep(nanoseconds: 5_000_000)
             }
             if !ended {
                 hung += 1
@@ -137,7 +154,7 @@ struct PublicRandomPoolTests {
                 waitpid(child, &status, 0)
             }
         }
-        #expect(hung == 0, "\(hung) of 40 children hung")
+        #expect(hung == 0, "\(hung) of 20 children hung")
     }
     #endif
 }
@@ -151,6 +168,17 @@ private final class StopFlag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
 
     func set() { lock.withLock { value = true } }
+}
+
+/// A switch one thread turns and others read.
+private final class Switch: @unchecked Sendable {
+    // Sendable: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value = false
+
+    var isOn: Bool { lock.withLock { value } }
+
+    func turn(on: Bool) { lock.withLock { value = on } }
 }
 
 /// Results gathered from several threads.

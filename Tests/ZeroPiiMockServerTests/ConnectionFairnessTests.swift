@@ -25,6 +25,7 @@ struct ConnectionFairnessTests {
         // minutes for a thread of the cooperative pool.
         limits.firstByteTimeout = 3600
         limits.idleTimeout = 3600
+        limits.requestTimeout = 3600
         return limits
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 import ZeroPiiWire
 
 @testable import ZeroPiiMockServer
@@ -14,20 +15,8 @@ import ZeroPiiWire
 struct NumberTokenTypeTests {
     static let cipher = FormatPreservingCipher.vault(.typedNumbers, keyByte: 11)
 
-    /// A fixed sequence of 64-bit words (SplitMix64), so every run sees the same values.
-    struct Words {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = state
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
-        }
-    }
-
     static func doubles() -> [Double] {
-        var words = Words(state: 1)
+        var words = SplitMix64(seed: 1)
         var values: [Double] = [
             .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNormalMagnitude, .leastNonzeroMagnitude,
             -.leastNonzeroMagnitude, 1.0e7, 1.0e-3, 0, -0.0, 123.456, 1.0e308, 9.999999999999999e22, 2.2250738585072014e-308,
@@ -40,7 +29,7 @@ struct NumberTokenTypeTests {
     }
 
     static func floats() -> [Float] {
-        var words = Words(state: 2)
+        var words = SplitMix64(seed: 2)
         var values: [Float] = [.greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastNormalMagnitude, 1.0e7, 16_777_216, -0.0]
         while values.count < 2_000 {
             let value = Float(bitPattern: UInt32(truncatingIfNeeded: words.next()))
@@ -82,7 +71,7 @@ struct NumberTokenTypeTests {
     }
 
     @Test func integersStayWithinTheirTypes() {
-        var words = Words(state: 3)
+        var words = SplitMix64(seed: 3)
         var int32s: [Int32] = [.min, .max, 1_000_000_000, 2_147_483_000, -2_147_483_000, 0, -1]
         var int64s: [Int64] = [.min, .max, 9_223_372_036_854_775_000, -9_000_000_000_000_000_000]
         while int32s.count < 2_000 {

@@ -1,24 +1,10 @@
 import Foundation
+import ZeroPiiTestHelpers
 
 /// The bit patterns the number-format differential test sends to both sides: values
 /// chosen for the algorithm's edges, and bulk sets (random patterns, runs of integers).
 /// Every value is finite; the chosen ones come with both signs.
 enum DifferentialNumbers {
-    /// SplitMix64: a fixed seed gives the same patterns on every run and every platform.
-    struct RandomBits {
-        private var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = state
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
-        }
-    }
-
     // MARK: - Float
 
     /// Zero, the extremes, every power of two and of ten with their neighbours, runs of
@@ -39,7 +25,7 @@ enum DifferentialNumbers {
         }
         patterns += 1...2000
         patterns += (0x7F_FFFF - 2000)...0x80_0000
-        var random = RandomBits(seed: 0xF10A7)
+        var random = SplitMix64(seed: 0xF10A7)
         patterns += (0..<2000).map { _ in UInt32(truncatingIfNeeded: random.next()) & 0x7F_FFFF }
         patterns += (0...65_536).map { Float($0).bitPattern }
         patterns += (16_777_216 - 2000...16_777_216 + 2000).map { Float($0).bitPattern }
@@ -51,7 +37,7 @@ enum DifferentialNumbers {
         var patterns = [UInt32]()
         patterns.reserveCapacity(16_777_217 + count)
         for integer in 0...16_777_216 { patterns.append(Float(integer).bitPattern) }
-        var random = RandomBits(seed: 20_261_201)
+        var random = SplitMix64(seed: 20_261_201)
         var added = 0
         while added < count {
             let pattern = UInt32(truncatingIfNeeded: random.next())
@@ -77,7 +63,7 @@ enum DifferentialNumbers {
         for exponent in -323...308 {
             values += neighbourhood(of: Double("1e\(exponent)")!)
         }
-        var random = RandomBits(seed: 0xD0B1E)
+        var random = SplitMix64(seed: 0xD0B1E)
         for _ in 0..<20_000 {
             let integer = random.next() >> (random.next() % 64)
             values.append(Double(integer))
@@ -100,7 +86,7 @@ enum DifferentialNumbers {
         let twoToThe53 = Double(sign: .plus, exponent: 53, significand: 1).bitPattern
         var patterns = Array((twoToThe53 - 200_000)...(twoToThe53 + 200_000))
         patterns.reserveCapacity(patterns.count + count)
-        var random = RandomBits(seed: 20_261_202)
+        var random = SplitMix64(seed: 20_261_202)
         var added = 0
         while added < count {
             let pattern = random.next()
