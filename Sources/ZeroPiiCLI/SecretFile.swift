@@ -26,7 +26,7 @@ enum SecretFile {
     }
 
     /// The admin token in `path`: its first line without surrounding spaces, at least
-    /// `AdminTokenCheck.minimumLength` characters. Errors never quote the file's content.
+    /// `minimumLength` characters of visible ASCII. Errors never quote the file's content.
     static func adminToken(_ path: String, minimumLength: Int) -> Result<String, ServeClients.Failure> {
         let name = "the admin token file \(path)"
         switch read(path, named: name) {

@@ -5,10 +5,7 @@ import Foundation
 /// statistics, injected faults, revoking every access token, and resetting the faults.
 extension TokenizationService {
     func admin(_ request: ServerRequest) -> ServerResponse {
-        // Never first-wins: a proxy in front may have read the other header.
-        if adminTokenCheck != nil && request.headerCount("Authorization") > 1 {
-            return HTTPServer.errorResponse(400, "duplicate_header", "the Authorization header is given more than once")
-        }
+        if adminTokenCheck != nil, let refusal = Self.repeatedAuthorizationRefusal(request) { return refusal }
         if let adminTokenCheck, !adminTokenCheck.accepts(authorization: request.header("Authorization")) {
             return HTTPServer.errorResponse(
                 401, "invalid_admin_token", "the admin endpoints need this server's admin token (Authorization: Bearer …)")

@@ -26,7 +26,7 @@ final class ClientAuthenticator: Sendable {
         case limited(retryAfterSeconds: Int)
     }
 
-    private let signer: HMAC<SHA256>
+    private let secrets = SecretDigest()
     private let expected: [String: [UInt8]]
     /// Compared against when the client id is unknown, so that case takes the same path.
     private let unknownClient: [UInt8]
@@ -45,22 +45,14 @@ final class ClientAuthenticator: Sendable {
             Records(
                 byClientID: FailureBudget(limit: limit, window: window, origin: origin),
                 byAddress: FailureBudget(limit: limit, window: window, origin: origin)))
-        let signer = HMAC<SHA256>(key: SymmetricKey(size: .bits256))
-        self.signer = signer
-        expected = clients.mapValues { secret in
-            var mac = signer
-            mac.update(data: Array(secret.utf8))
-            return Array(mac.finalize())
-        }
+        expected = clients.mapValues(secrets.digest)
         unknownClient = Array(SecureRandom.bytes(count: 32))
     }
 
     /// The two byte strings compared for `secret` presented as client `id`: the MAC of
     /// the secret sent and the MAC of the one expected. Always 32 bytes each.
     func comparisonInputs(clientID id: String, secret: String) -> (presented: [UInt8], expected: [UInt8]) {
-        var mac = signer
-        mac.update(data: Array(secret.utf8))
-        return (Array(mac.finalize()), expected[id] ?? unknownClient)
+        (secrets.digest(secret), expected[id] ?? unknownClient)
     }
 
     func authenticate(clientID id: String, secret: String, address: String) -> Outcome {

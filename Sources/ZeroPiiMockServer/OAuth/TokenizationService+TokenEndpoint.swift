@@ -13,9 +13,7 @@ extension TokenizationService {
         guard form["grant_type"] == "client_credentials" else {
             return HTTPServer.errorResponse(400, "unsupported_grant_type", "only grant_type=client_credentials is supported")
         }
-        if request.headerCount("Authorization") > 1 {
-            return HTTPServer.errorResponse(400, "duplicate_header", "the Authorization header is given more than once")
-        }
+        if let refusal = Self.repeatedAuthorizationRefusal(request) { return refusal }
         var clientID = form["client_id"] ?? ""
         var secret = form["client_secret"] ?? ""
         let authorization = request.header("Authorization")

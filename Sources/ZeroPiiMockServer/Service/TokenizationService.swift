@@ -33,6 +33,14 @@ final class TokenizationService: Sendable {
             window: configuration.failedAuthenticationWindow, now: configuration.now)
     }
 
+    /// 400 `duplicate_header` for a request with more than one `Authorization` header,
+    /// on every endpoint that reads it: never first-wins, since a proxy in front may have
+    /// read the other one.
+    static func repeatedAuthorizationRefusal(_ request: ServerRequest) -> ServerResponse? {
+        guard request.headerCount("Authorization") > 1 else { return nil }
+        return HTTPServer.errorResponse(400, "duplicate_header", "the Authorization header is given more than once")
+    }
+
     func handle(_ request: ServerRequest) -> ServerAction {
         let endpoint: String
         let action: ServerAction
@@ -81,9 +89,7 @@ final class TokenizationService: Sendable {
         if request.headerCount("X-ZeroPii-Encryption") > 1 || request.headerCount("Encrypted") > 1 {
             return .respond(HTTPServer.errorResponse(400, "unsupported_encryption", "an encryption header is given more than once"))
         }
-        if request.headerCount("Authorization") > 1 {
-            return .respond(HTTPServer.errorResponse(400, "duplicate_header", "the Authorization header is given more than once"))
-        }
+        if let refusal = Self.repeatedAuthorizationRefusal(request) { return .respond(refusal) }
         let profile: any WireProfile
         switch ZeroPiiWireProfile.named(byRequestHeader: request.header) {
         case .success(let name): profile = name.makeImplementation()
