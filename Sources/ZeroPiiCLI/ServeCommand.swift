@@ -170,6 +170,7 @@ enum ServeCommand {
         if server.vault.droppedBytes > 0, let path = configuration.dataFile {
             Console.error(ServerConnection.droppedTailNote(path: path, bytes: server.vault.droppedBytes))
         }
+        if let failure = server.vault.indexUnwritable { Console.error(ServerConnection.indexInMemoryNote(failure, values: server.vault.count)) }
         // Once the server runs (not before a port-in-use error), and not when any token is
         // accepted anyway.
         if clients.isEmpty && !configuration.allowAnyToken {

@@ -195,6 +195,7 @@ struct ServerConnection {
         if server.vault.droppedBytes > 0 {
             Console.error(ServerConnection.droppedTailNote(path: vaultPath, bytes: server.vault.droppedBytes))
         }
+        if let failure = server.vault.indexUnwritable { Console.error(ServerConnection.indexInMemoryNote(failure, values: server.vault.count)) }
         let provider = EmbeddedServerTokenProvider(server: server)
         let sdk = ZeroPiiSDK.initialize(
             tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off, retryPolicy: retries,
@@ -245,6 +246,12 @@ struct ServerConnection {
 
     /// What `tokenize` and `serve` say when the vault dropped the end of its data file:
     /// the unfinished write of a request that was never answered (a crash, a full disk).
+    /// The one line for a vault whose index could not be written when it opened.
+    static func indexInMemoryNote(_ failure: VaultError, values: Int) -> String {
+        "zeropii: note: \(failure), so the vault's index is held in memory: the \(values) "
+            + "\(values == 1 ? "value" : "values") it holds are served, and new values fail while the disk has no room for them"
+    }
+
     static func droppedTailNote(path: String, bytes: Int) -> String {
         "zeropii: note: the vault \(path) ended in \(bytes) \(bytes == 1 ? "byte" : "bytes") of an unfinished write, "
             + "never answered (a crash or a full disk); they were dropped"

@@ -16,8 +16,8 @@ struct FormatPreservingCipherTests {
         let valueScalars = Array(value.unicodeScalars)
         guard tokenScalars.count == valueScalars.count else { return false }
         return zip(valueScalars, tokenScalars).allSatisfy { original, replaced in
-            guard let (alphabet, _) = TokenAlphabets.classify(original) else { return original == replaced }
-            return TokenAlphabets.classify(replaced)?.alphabet == alphabet
+            guard let (alphabet, _) = TokenAlphabets.classify(original, in: .readable) else { return original == replaced }
+            return TokenAlphabets.classify(replaced, in: .readable)?.alphabet == alphabet
                 && replaced.properties.generalCategory == original.properties.generalCategory
         }
     }

@@ -134,7 +134,8 @@ struct VaultIndexTests {
         _ = try TokenVault(path: path).tokenize(["first"])
         _ = try TokenVault(path: path).tokenize(["second"])
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        bytes[bytes.count - 10] ^= 0xFF  // inside the last record, which is then a torn tail
+        // The last record's end never written: a torn tail.
+        bytes.replaceSubrange((bytes.count - 10)..., with: Data(count: 10))
         try bytes.write(to: URL(fileURLWithPath: path))
         let reopened = try TokenVault(path: path)
         #expect(reopened.indexRecovery == .rebuilt(.stale))

@@ -55,4 +55,26 @@ struct VaultTokenStabilityTests {
         let (value, token) = Self.pinnedFormat3[index]
         #expect(Self.format3Cipher.encrypt(value) == token, "\(value)")
     }
+
+    /// Format 5's cipher with the vault key of 32 bytes 0x05: format 4's numbers, and
+    /// letters within their block (``TokenAlphabets/Edition/readable``).
+    static let format5Cipher = FormatPreservingCipher.vault(.readableLetters, keyByte: 5)
+
+    static let pinnedFormat5: [(value: String, token: String)] = [
+        ("user123456@example.com", "hczr276283@tjeqaqy.qds"),
+        ("+1 (555) 123-4567", "+1 (320) 873-8470"),
+        ("1.7976931348623157E308", "4.0388908463335475E295"),
+        ("2147483647", "1078955954"),
+        ("Ольга Петрова", "Ӛҹѕҟұ Ңңїҕрѣҵ"),
+        ("Анна Петрова", "Ѹҵӭӣ Ѧӟѕӿфѹӷ"),
+        ("Đặng Thị Hương", "Œṝud Qlṵ Fȇǭnt"),
+        ("王小明", "坝瘔錣"),
+        ("\u{214E}\u{2184}", "\u{214E}\u{214E}"),
+    ]
+
+    @Test(arguments: pinnedFormat5.indices)
+    func format5TokensStayWhatTheyWere(index: Int) {
+        let (value, token) = Self.pinnedFormat5[index]
+        #expect(Self.format5Cipher.encrypt(value) == token, "\(value)")
+    }
 }

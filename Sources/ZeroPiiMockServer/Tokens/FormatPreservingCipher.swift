@@ -28,6 +28,9 @@ struct FormatPreservingCipher: Sendable {
     /// Whether a number's token stays within the types its value fits (``NumberTypeFit``;
     /// vault format 4 and later). Older vaults keep the tokens they gave.
     private let numbersKeepTheirTypes: Bool
+    /// Which edition of the alphabets a string's letters are replaced within (vault
+    /// format 5 and later: the readable one).
+    private let alphabets: TokenAlphabets.Edition
 
     /// The most steps a number's walk takes before it settles for the first step's token.
     /// A class holds a sizeable share of its format in every shape section 4 writes (the
@@ -35,9 +38,10 @@ struct FormatPreservingCipher: Sendable {
     /// never reached in practice; it only bounds the work for a shape nobody sends.
     static let longestNumberWalk = 1_000_000
 
-    init(roundFunction: any FeistelRoundFunction, numbersKeepTheirTypes: Bool = false) {
+    init(roundFunction: any FeistelRoundFunction, numbersKeepTheirTypes: Bool = false, alphabets: TokenAlphabets.Edition = .joined) {
         self.roundFunction = roundFunction
         self.numbersKeepTheirTypes = numbersKeepTheirTypes
+        self.alphabets = alphabets
     }
 
     /// What may change in a value: the positions of its replaceable characters, each
@@ -59,7 +63,7 @@ struct FormatPreservingCipher: Sendable {
     /// The token for `value`.
     func encrypt(_ value: String) -> String {
         var scalars = Array(value.unicodeScalars)
-        let domain = Self.domain(of: scalars)
+        let domain = Self.domain(of: scalars, alphabets: alphabets)
         guard !domain.symbols.isEmpty else { return value }
         var symbols = domain.symbols
         let tweak = roundFunction.tweak(for: domain.format)
@@ -75,7 +79,7 @@ struct FormatPreservingCipher: Sendable {
                     symbols.withUnsafeMutableBufferPointer { symbols in
                         step(symbols, radices: radices, tweak: tweak, words: words)
                     }
-                    Self.render(symbols, domain: domain, into: &scalars)
+                    Self.render(symbols, domain: domain, alphabets: alphabets, into: &scalars)
                     steps += 1
                     if steps == 1 && typeFit != nil { firstStep = scalars }
                 } while Self.walksOn(from: scalars, domain: domain, typeFit: typeFit)
@@ -128,7 +132,7 @@ struct FormatPreservingCipher: Sendable {
         bytes.append(UInt8(truncatingIfNeeded: word))
     }
 
-    private static func domain(of scalars: [Unicode.Scalar]) -> Domain {
+    private static func domain(of scalars: [Unicode.Scalar], alphabets edition: TokenAlphabets.Edition) -> Domain {
         var domain = Domain()
         domain.positions.reserveCapacity(scalars.count)
         domain.radices.reserveCapacity(scalars.count)
@@ -152,7 +156,7 @@ struct FormatPreservingCipher: Sendable {
         var position = -1
         for scalar in scalars {
             position += 1
-            if let (alphabet, index) = TokenAlphabets.classify(scalar) {
+            if let (alphabet, index) = TokenAlphabets.classify(scalar, in: edition) {
                 Self.append(0x01, alphabet.identifier, to: &domain.format)
                 if alphabet != .asciiDigits && alphabet != .asciiUppercase { domain.mayHoldNumbers = false }
                 // A member of a one-letter alphabet has nothing to become; it stays.
@@ -174,14 +178,16 @@ struct FormatPreservingCipher: Sendable {
         append(word, to: &bytes)
     }
 
-    private static func render(_ symbols: [Int], domain: Domain, into scalars: inout [Unicode.Scalar]) {
+    private static func render(
+        _ symbols: [Int], domain: Domain, alphabets edition: TokenAlphabets.Edition, into scalars: inout [Unicode.Scalar]
+    ) {
         var offset = 0
         while offset < symbols.count {
             let position = domain.positions[offset]
             if domain.isNumber {
                 scalars[position] = Unicode.Scalar(0x30 + domain.lowestDigits[offset] + UInt32(symbols[offset]))!
             } else {
-                scalars[position] = TokenAlphabets.scalar(at: symbols[offset], of: domain.alphabets[offset])
+                scalars[position] = TokenAlphabets.scalar(at: symbols[offset], of: domain.alphabets[offset], in: edition)
             }
             offset += 1
         }

@@ -38,8 +38,15 @@ public final class TokenVault: @unchecked Sendable {
     /// The permission bits the data file had when other users could read or change it;
     /// it is owner-only (0600) now. Nil when it was already, and for a vault in memory.
     public let tightenedFromMode: UInt16?
-    /// How the index file was found when the vault opened; nil for a vault in memory.
+    /// How the index file was found when the vault opened; nil for a vault in memory, or
+    /// when the index is held in memory (``indexUnwritable``).
     let indexRecovery: VaultIndex.Recovery?
+    /// Why the vault's index is held in memory: its file could not be written when the
+    /// vault opened (a full disk, most likely). The vault then serves every value it
+    /// holds, and new values are written to the data file as ever, which fails for as
+    /// long as the disk has no room; the next start rebuilds the index file. Nil when the
+    /// index is on disk, and for a vault in memory.
+    public let indexUnwritable: VaultError?
 
     /// A vault in memory with a fresh random key.
     public convenience init() {
@@ -75,11 +82,27 @@ public final class TokenVault: @unchecked Sendable {
         path: String, system: any VaultFileSystem, whenLocked: (@Sendable () -> Void)? = nil, indexOptions: VaultIndex.Options = .standard
     ) throws {
         let file = try VaultFile.open(path: path, system: system, whenLocked: whenLocked)
-        let (index, recovery) = try VaultIndex.open(beside: file, system: system, options: indexOptions)
-        try self.init(key: Data(file.key), format: file.format, file: file, index: index, recovery: recovery)
+        do {
+            let (index, recovery) = try VaultIndex.open(beside: file, system: system, options: indexOptions)
+            try self.init(key: Data(file.key), format: file.format, file: file, index: index, recovery: recovery)
+        } catch let error as VaultError where error == .cannotWrite || error == .cannotOpen {
+            // The log is whole and readable; only the index cannot be written. Serve what
+            // the vault holds from an index in memory rather than refuse to start, and
+            // give the index file's space back to the log.
+            unlink(VaultIndex.path(forVault: path))
+            unlink(VaultIndex.path(forVault: path) + ".growing")
+            let index = MemoryFingerprintIndex()
+            try file.recover { record in
+                for fingerprint in record.fingerprints { index.insert(fingerprint) }
+            }
+            try self.init(key: Data(file.key), format: file.format, file: file, index: index, recovery: nil, indexUnwritable: error)
+        }
     }
 
-    private init(key: Data, format: VaultFormat, file: VaultFile?, index: any FingerprintIndex, recovery: VaultIndex.Recovery?) throws {
+    private init(
+        key: Data, format: VaultFormat, file: VaultFile?, index: any FingerprintIndex, recovery: VaultIndex.Recovery?,
+        indexUnwritable: VaultError? = nil
+    ) throws {
         let master = SymmetricKey(data: key)
         self.format = format
         cipher = try format.cipher(vaultKey: master)
@@ -89,6 +112,7 @@ public final class TokenVault: @unchecked Sendable {
         droppedBytes = file?.droppedBytes ?? 0
         tightenedFromMode = file?.tightenedFromMode
         indexRecovery = recovery
+        self.indexUnwritable = indexUnwritable
     }
 
     deinit { state.withLock { $0.closeFiles() } }

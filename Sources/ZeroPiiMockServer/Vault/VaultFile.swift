@@ -10,11 +10,13 @@ import Darwin
 /// The vault's data file: an append-only log that makes new mappings durable, held by
 /// one process at a time.
 ///
-/// Layout: a header (`ZPVAULT` and a format version, ``VaultFormat``: `4` for a new
-/// vault, `3` or `2` for one created before; the 32-byte token key; a CRC-32 of the
-/// header before it, or of the key alone in format 2), then one record
-/// per request that created tokens: a 4-byte count, that many 16-byte value
-/// fingerprints, and a CRC-32 of the record. No value is stored in readable form.
+/// Layout: a header (`ZPVAULT` and a format version, ``VaultFormat``: `5` for a new
+/// vault, `2` to `4` for one created before; the 32-byte token key; a CRC-32 of the
+/// header before it, or of the key alone in format 2), then one record per request that
+/// created tokens (more for a request of more than ``largestWrittenRecord`` values): a
+/// 4-byte count, from format 5 on a CRC-32 of that count, that many 16-byte value
+/// fingerprints, and a CRC-32 of the record before it. No value is stored in readable
+/// form. All numbers are big-endian.
 ///
 /// - The file is created whole: header written to a temporary file, synced, then linked
 ///   to its name, which fails if another process got there first (then its file is
@@ -26,7 +28,8 @@ import Darwin
 ///   appended after a torn record.
 /// - At start, a record cut short at the end of the file (a crash while writing it,
 ///   before it was acknowledged) is dropped; a bad record anywhere else, or a read
-///   error, stops the vault with a message and leaves the file as it is. The file is
+///   error, stops the vault with a message that names the record's offset and leaves
+///   the file as it is (``VaultLogReader`` says how the two are told apart). The file is
 ///   read in bounded memory (``VaultLogReader``), whatever its size.
 /// - The log is the source of truth for which values the vault holds; ``VaultIndex``
 ///   beside it is how they are looked up, and is repaired or rebuilt from the log.
@@ -92,7 +95,8 @@ final class VaultFile: @unchecked Sendable {
         let descriptor = try openOrCreate(path)
         do {
             try lock(descriptor, path: path, whenLocked: whenLocked)
-            var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system)
+            // Only the header is read here, which every format lays out alike.
+            var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system, format: .current)
             let header = try reader.readHeader(headerSize)
             let (key, format) = try parseHeader(header, path: path)
             let file = VaultFile(
@@ -132,7 +136,7 @@ final class VaultFile: @unchecked Sendable {
     /// Reads every whole record in order, handing each to `visit`, then cuts a torn tail
     /// off the file (recorded in ``droppedBytes``) and sets ``position``.
     func recover(visiting visit: (Record) throws -> Void) throws {
-        var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system)
+        var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system, format: format)
         _ = try reader.readHeader(Self.headerSize)
         var last = Position.empty
         while let record = try reader.nextRecord() {
@@ -145,7 +149,7 @@ final class VaultFile: @unchecked Sendable {
                 throw VaultError.cannotWrite(path, errno: errno)
             }
         }
-        droppedBytes = max(0, fileSize - last.length)
+        droppedBytes += max(0, fileSize - last.length)
         position = last
     }
 
@@ -157,7 +161,7 @@ final class VaultFile: @unchecked Sendable {
 
     /// Reads every whole record again, in order (after ``recover(visiting:)``).
     func forEachRecord(_ visit: (Record) throws -> Void) throws {
-        var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system)
+        var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system, format: format)
         _ = try reader.readHeader(Self.headerSize)
         while let record = try reader.nextRecord() { try visit(record) }
     }
@@ -169,13 +173,16 @@ final class VaultFile: @unchecked Sendable {
         guard !fingerprints.isEmpty else { return }
         guard !broken else { throw VaultError.cannotWrite(path, errno: EIO) }
         var record = [UInt8]()
-        record.reserveCapacity(8 * (fingerprints.count / Self.largestWrittenRecord + 1) + fingerprints.count * Self.fingerprintSize)
+        record.reserveCapacity(12 * (fingerprints.count / Self.largestWrittenRecord + 1) + fingerprints.count * Self.fingerprintSize)
         var checksum: UInt32 = 0
         var first = 0
         while first < fingerprints.count {
             let part = fingerprints[first..<min(first + Self.largestWrittenRecord, fingerprints.count)]
             let start = record.count
             withUnsafeBytes(of: UInt32(part.count).bigEndian) { record.append(contentsOf: $0) }
+            if format.recordHeadersAreChecked {
+                withUnsafeBytes(of: CRC32.checksum(record[start...]).bigEndian) { record.append(contentsOf: $0) }
+            }
             for fingerprint in part { fingerprint.append(to: &record) }
             checksum = CRC32.checksum(record[start...])
             withUnsafeBytes(of: checksum.bigEndian) { record.append(contentsOf: $0) }
@@ -245,9 +252,23 @@ final class VaultFile: @unchecked Sendable {
         syncDirectory(of: path)
     }
 
+    /// How often, and how far apart, a held lock is tried again before the file is taken
+    /// for another process's: 250 ms in all.
+    private static let lockRetries = 50
+    private static let lockRetryMicroseconds: UInt32 = 5_000
+
     private static func lock(_ descriptor: Int32, path: String, whenLocked: (@Sendable () -> Void)?) throws {
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
         guard errno == EWOULDBLOCK || errno == EAGAIN else { throw VaultError.cannotOpen(path, errno: errno) }
+        // A child process this one starts holds a copy of every descriptor until it
+        // executes its program (O_CLOEXEC closes them only then), and with it the lock of
+        // a vault this process has just closed. So look again for a moment before taking
+        // the file for another process's.
+        for _ in 0..<lockRetries {
+            usleep(lockRetryMicroseconds)
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
+            guard errno == EWOULDBLOCK || errno == EAGAIN else { throw VaultError.cannotOpen(path, errno: errno) }
+        }
         guard let whenLocked else { throw VaultError.locked(path) }
         whenLocked()
         while flock(descriptor, LOCK_EX) != 0 {

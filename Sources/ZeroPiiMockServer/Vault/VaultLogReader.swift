@@ -8,19 +8,31 @@ import Darwin
 /// one read chunk and one record in memory, so opening a vault of any size takes the
 /// same memory.
 ///
-/// It applies the rules of ``VaultFile`` for the end of the log: a record of at most
-/// ``VaultFile/largestWrittenRecord`` fingerprints that runs past the end of the file, or
-/// that reaches it exactly and does not check, is the torn tail of a crash, and so are
-/// zeros to the end (blocks a crash allocated but never filled); a bad record with more
-/// bytes after it is damage, and so is a record that claims more fingerprints than one
-/// write makes and does not fit in the file (a damaged count, which would otherwise cut
-/// away every record after it).
+/// It applies the rules of ``VaultFile`` for the end of the log. A crash while a record
+/// is written leaves a prefix of it, perhaps followed by zeros (blocks the file system
+/// allocated but never filled); anything else is damage, which stops the vault.
+///
+/// - Format 5 on, where a record's header (its count) has a CRC-32 of its own: the tail
+///   is torn when fewer than 8 bytes are left, when a header that checks claims more
+///   bytes than the file has, or when the bytes from the first check that fails (the
+///   header's, or the record's at its end) to the end of the file are all zeros. A bit
+///   flipped anywhere in a record, the last included, leaves non-zero bytes there, so it
+///   is damage. Zeros a crash leaves start at a sector boundary, and a record's checksum
+///   sits at a multiple of 4 bytes, so they never start inside a checksum.
+/// - Formats 2 to 4, whose count has no checksum: a record of at most
+///   ``VaultFile/largestWrittenRecord`` fingerprints that runs past the end of the file,
+///   or that reaches it exactly and does not check, is the torn tail, and so are zeros to
+///   the end; a bad record with more bytes after it is damage, and so is a record that
+///   claims more fingerprints than one write makes and does not fit in the file. A
+///   damaged count that stays within one write's and runs past the end cannot be told
+///   from a torn tail there.
 struct VaultLogReader {
     private static let chunkSize = 1 << 20
     private static let largestRecordCount = 1_000_000
 
     private let descriptor: Int32
     private let path: String
+    private let headersAreChecked: Bool
     private let system: any VaultFileSystem
     /// The file's size when reading began; the vault's lock keeps it from changing.
     private let fileSize: Int
@@ -36,13 +48,15 @@ struct VaultLogReader {
     /// How far into the file `buffer` reaches.
     private var readUpTo = 0
 
-    init(descriptor: Int32, path: String, system: any VaultFileSystem) throws {
+    /// A reader of the log in `descriptor`, whose records are laid out as `format`'s.
+    init(descriptor: Int32, path: String, system: any VaultFileSystem, format: VaultFormat) throws {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw VaultError.cannotRead(path, errno: errno) }
         guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw VaultError.cannotRead(path, errno: errno) }
         self.descriptor = descriptor
         self.path = path
         self.system = system
+        headersAreChecked = format.recordHeadersAreChecked
         fileSize = Int(status.st_size)
     }
 
@@ -57,11 +71,36 @@ struct VaultLogReader {
 
     /// The next whole record, or nil where the whole records end (at ``endOfRecords``).
     mutating func nextRecord() throws -> VaultFile.Record? {
+        headersAreChecked ? try nextCheckedRecord() : try nextUncheckedRecord()
+    }
+
+    private mutating func nextCheckedRecord() throws -> VaultFile.Record? {
+        guard try fill(8) else { return nil }
+        let recordOffset = offset
+        let count = Int(load(at: start))
+        guard load(at: start + 4) == CRC32.checksum(buffer[start..<(start + 4)]), count > 0,
+            count <= VaultFile.largestWrittenRecord
+        else {
+            if try restIsZeros(after: 8) { return nil }
+            throw VaultError.damaged(path, offset: recordOffset)
+        }
+        let size = 8 + count * VaultFile.fingerprintSize + 4
+        guard try fill(size) else { return nil }
+        let checksum = load(at: start + size - 4)
+        guard checksum == CRC32.checksum(buffer[start..<(start + size - 4)]) else {
+            if try restIsZeros(after: size - 4) { return nil }
+            throw VaultError.damaged(path, offset: recordOffset)
+        }
+        return take(size: size, count: count, fingerprintsAt: 8, checksum: checksum)
+    }
+
+    private mutating func nextUncheckedRecord() throws -> VaultFile.Record? {
         guard try fill(4) else { return nil }
+        let recordOffset = offset
         let count = Int(load(at: start))
         guard count > 0, count <= Self.largestRecordCount else {
             if try restIsZeros() { return nil }
-            throw VaultError.damaged(path, offset: offset)
+            throw VaultError.damaged(path, offset: recordOffset)
         }
         let size = 4 + count * VaultFile.fingerprintSize + 4
         let mayBeTorn = count <= VaultFile.largestWrittenRecord
@@ -74,8 +113,14 @@ struct VaultLogReader {
             if offset + size == fileSize && mayBeTorn { return nil }
             throw VaultError.damaged(path, offset: offset)
         }
+        return take(size: size, count: count, fingerprintsAt: 4, checksum: checksum)
+    }
+
+    /// The record of `size` bytes at the reading point, which has checked, and moves past it.
+    private mutating func take(size: Int, count: Int, fingerprintsAt first: Int, checksum: UInt32) -> VaultFile.Record {
+        let start = self.start
         let fingerprints = buffer.withUnsafeBytes { raw in
-            (0..<count).map { Fingerprint(bytesAt: raw.baseAddress! + start + 4 + $0 * VaultFile.fingerprintSize) }
+            (0..<count).map { Fingerprint(bytesAt: raw.baseAddress! + start + first + $0 * VaultFile.fingerprintSize) }
         }
         let record = VaultFile.Record(
             before: VaultFile.Position(length: offset, lastRecordChecksum: lastChecksum), end: offset + size, checksum: checksum,
@@ -128,8 +173,11 @@ struct VaultLogReader {
         offset += count
     }
 
-    /// Whether every byte from here to the end of the file is zero.
-    private mutating func restIsZeros() throws -> Bool {
+    /// Whether every byte from `skipped` bytes past the reading point (which are
+    /// available) to the end of the file is zero. Moves the reading point: the caller
+    /// reads no further.
+    private mutating func restIsZeros(after skipped: Int = 0) throws -> Bool {
+        consume(skipped)
         while true {
             guard buffer[start...].allSatisfy({ $0 == 0 }) else { return false }
             let remaining = buffer.count - start
