@@ -164,13 +164,9 @@ enum ServeCommand {
             Console.error("zeropii: \(ServerStartFailure.describe(error, host: configuration.host, port: configuration.port))")
             return 1
         }
-        if let mode = server.vault.tightenedFromMode, let path = configuration.dataFile {
-            Console.error(ServerConnection.ownerOnlyNote(path: path, mode: mode))
+        if let path = configuration.dataFile {
+            for note in ServerConnection.vaultNotes(for: server.vault, path: path) { Console.error(note) }
         }
-        if server.vault.droppedBytes > 0, let path = configuration.dataFile {
-            Console.error(ServerConnection.droppedTailNote(path: path, bytes: server.vault.droppedBytes))
-        }
-        if let failure = server.vault.indexUnwritable { Console.error(ServerConnection.indexInMemoryNote(failure, values: server.vault.count)) }
         // Once the server runs (not before a port-in-use error), and not when any token is
         // accepted anyway.
         if clients.isEmpty && !configuration.allowAnyToken {

@@ -191,11 +191,7 @@ struct ServerConnection {
                 "zeropii: made a new vault \(vaultPath); its tokens differ from those of any other vault "
                     + "(another --data-dir, HOME or machine has its own)")
         }
-        if let mode = server.vault.tightenedFromMode { Console.error(ServerConnection.ownerOnlyNote(path: vaultPath, mode: mode)) }
-        if server.vault.droppedBytes > 0 {
-            Console.error(ServerConnection.droppedTailNote(path: vaultPath, bytes: server.vault.droppedBytes))
-        }
-        if let failure = server.vault.indexUnwritable { Console.error(ServerConnection.indexInMemoryNote(failure, values: server.vault.count)) }
+        for note in ServerConnection.vaultNotes(for: server.vault, path: vaultPath) { Console.error(note) }
         let provider = EmbeddedServerTokenProvider(server: server)
         let sdk = ZeroPiiSDK.initialize(
             tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off, retryPolicy: retries,
@@ -235,25 +231,32 @@ struct ServerConnection {
         embeddedServer?.stop()
     }
 
-    /// What `serve` and `tokenize` say when they found a vault file other users could
-    /// read or change, which the vault has made owner-only.
-    static func ownerOnlyNote(path: String, mode: UInt16) -> String {
-        let octal = String(mode, radix: 8)
-        return
-            "zeropii: the vault \(path) could be read or changed by other users (mode \(String(repeating: "0", count: max(0, 4 - octal.count)) + octal)); "
-            + "it holds the token key, so it is now owner-only (0600)"
-    }
-
-    /// What `tokenize` and `serve` say when the vault dropped the end of its data file:
-    /// the unfinished write of a request that was never answered (a crash, a full disk).
-    /// The one line for a vault whose index could not be written when it opened.
-    static func indexInMemoryNote(_ failure: VaultError, values: Int) -> String {
-        "zeropii: note: \(failure), so the vault's index is held in memory: the \(values) "
-            + "\(values == 1 ? "value" : "values") it holds are served, and new values fail while the disk has no room for them"
-    }
-
-    static func droppedTailNote(path: String, bytes: Int) -> String {
-        "zeropii: note: the vault \(path) ended in \(bytes) \(bytes == 1 ? "byte" : "bytes") of an unfinished write, "
-            + "never answered (a crash or a full disk); they were dropped"
+    /// The lines `serve` and `tokenize` print about how they found the vault kept in
+    /// `path`, one per finding:
+    /// - a file other users could read or change, which the vault has made owner-only;
+    /// - an end dropped as the unfinished write of a request never answered (a crash, a
+    ///   full disk);
+    /// - an index that could not be written, held in memory instead.
+    static func vaultNotes(for vault: TokenVault, path: String) -> [String] {
+        var notes: [String] = []
+        if let mode = vault.tightenedFromMode {
+            let octal = String(mode, radix: 8)
+            notes.append(
+                "zeropii: the vault \(path) could be read or changed by other users (mode \(String(repeating: "0", count: max(0, 4 - octal.count)) + octal)); "
+                    + "it holds the token key, so it is now owner-only (0600)")
+        }
+        if vault.droppedBytes > 0 {
+            let bytes = vault.droppedBytes
+            notes.append(
+                "zeropii: note: the vault \(path) ended in \(bytes) \(bytes == 1 ? "byte" : "bytes") of an unfinished write, "
+                    + "never answered (a crash or a full disk); they were dropped")
+        }
+        if let failure = vault.indexUnwritable {
+            let values = vault.count
+            notes.append(
+                "zeropii: note: \(failure), so the vault's index is held in memory: the \(values) "
+                    + "\(values == 1 ? "value" : "values") it holds are served, and new values fail while the disk has no room for them")
+        }
+        return notes
     }
 }
