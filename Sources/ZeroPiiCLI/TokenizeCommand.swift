@@ -56,7 +56,12 @@ enum TokenizeCommand {
 
     private static func tokenize(_ options: Options, environment: [String: String], interruption: Interruption?) async -> Int32 {
         let connect = {
-            let connection = try await ServerConnection.open(options.connection, announce: !options.quiet, environment: environment)
+            // As many requests in flight as batches: the SDK's own bound must not hold
+            // back what --concurrency asks for.
+            var configuration = ZeroPiiConfiguration()
+            configuration.maximumConcurrentRequests = options.concurrency
+            let connection = try await ServerConnection.open(
+                options.connection, configuration: configuration, announce: !options.quiet, environment: environment)
             interruption?.tokenizingBegan()
             return connection
         }

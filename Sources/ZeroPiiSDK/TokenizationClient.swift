@@ -30,6 +30,8 @@ import ZeroPiiTransport
 /// once. 429, 500, 502, 503, 504 and network failures go to the
 /// ``/ZeroPiiRetry/RetryPolicy``. The whole call, token included, is bounded by the
 /// configuration's `callTimeout` and ends at once when the caller's task is cancelled.
+/// At most `maximumConcurrentRequests` requests are in flight (``RequestSlots``); an
+/// attempt waits for a slot, a wait the call's time limit covers.
 final class TokenizationClient: Sendable {
     static let sdkVersion = ZeroPiiSDK.version
 
@@ -37,6 +39,8 @@ final class TokenizationClient: Sendable {
     private let tokenizeURL: URL?
     private let batchTokenizeURL: URL?
     private let transport: any HTTPTransport
+    /// The bound on this client's requests in flight.
+    let requestSlots: RequestSlots
     private let tokens: AccessTokenCache
     private let retryLoop: RetryLoop
     private let deviceClock: any RetryClock
@@ -64,6 +68,7 @@ final class TokenizationClient: Sendable {
         tokenizeURL = baseURL.map { URL(string: TokenizationOperation.tokenize.path, relativeTo: $0)!.absoluteURL }
         batchTokenizeURL = baseURL.map { URL(string: TokenizationOperation.batchTokenize.path, relativeTo: $0)!.absoluteURL }
         transport = configuration.transport ?? URLSessionTransport()
+        requestSlots = RequestSlots(limit: configuration.maximumConcurrentRequests)
         tokens = AccessTokenCache(
             provider: tokenProvider,
             clock: configuration.tokenClock,
@@ -302,9 +307,11 @@ final class TokenizationClient: Sendable {
         headers["X-Request-ID"] = requestID
         logger.debug("\(operation.label): attempt \(number + 1), request \(requestID), \(sealed.body.count) bytes (\(profile.logLabel))")
         let request = TransportRequest(method: "POST", url: url, headers: headers, body: sealed.body, timeout: requestTimeout)
-        // A call that ended (time limit, cancellation) sends nothing more.
-        try Task.checkCancellation()
-        let response = try await transport.send(request)
+        let response = try await requestSlots.withSlot {
+            // A call that ended (time limit, cancellation) sends nothing more.
+            try Task.checkCancellation()
+            return try await transport.send(request)
+        }
         logger.debug("\(operation.label): request \(requestID) answered HTTP \(response.statusCode), \(response.body.count) bytes")
         let isError = !(200..<300).contains(response.statusCode)
         return Exchange(

@@ -48,6 +48,12 @@ public struct ZeroPiiConfiguration: Sendable {
     /// request fails, in seconds. Default: 30. `.infinity` waits as long as the provider
     /// needs (the call is still bounded by ``callTimeout``).
     public var tokenProviderTimeout: TimeInterval = 30
+    /// How many HTTP requests this SDK instance has in flight at most; calls beyond it
+    /// wait, in the order they came, for a request to end. Default: 8 (OkHttp allows 5
+    /// per host, `URLSession` on Apple platforms 6 connections per host). The wait counts
+    /// toward ``callTimeout``, and a call whose task is cancelled while it waits leaves
+    /// at once. Less than 1 counts as 1; `Int.max` removes the bound.
+    public var maximumConcurrentRequests: Int = 8
     /// How bodies travel: the v1 envelope (the default), the envelope of CleverTap's
     /// Android SDK for CleverTap's tokenization service, or plain JSON (still over TLS).
     /// See ``/ZeroPiiModels/ZeroPiiWireProfile`` for what each protects.

@@ -169,6 +169,8 @@ struct CallDeadlinesTests {
         return makeClient(server: server, wireProfile: .plaintext) { configuration in
             configuration.tokenClock = clock
             configuration.callTimeout = 5
+            // Every call's request in flight at once, held at the gate.
+            configuration.maximumConcurrentRequests = .max
             configuration.transport = ClosureTransport { request in
                 let atOnce = answeredAtOnce(String(decoding: request.body, as: UTF8.self))
                 await gate.pass { _ in atOnce }
