@@ -28,11 +28,14 @@ struct CommandLineTool {
     }
 
     /// Starts the tool with its standard output and error read as they come (standard
-    /// input is the given pipe, or nothing).
-    static func start(_ arguments: [String], input: Pipe? = nil) throws -> (process: Process, output: StreamedPipe, errors: StreamedPipe) {
+    /// input is the given pipe, or nothing), in `directory` (this process's when nil).
+    static func start(
+        _ arguments: [String], input: Pipe? = nil, directory: String? = nil
+    ) throws -> (process: Process, output: StreamedPipe, errors: StreamedPipe) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let output = StreamedPipe()
         let errors = StreamedPipe()
         process.standardInput = input ?? FileHandle.nullDevice
@@ -44,12 +47,15 @@ struct CommandLineTool {
         return (process, output, errors)
     }
 
-    /// Runs to completion with `input` on standard input (none when nil) and
-    /// `environment` added to this process's.
-    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> Finished {
+    /// Runs to completion with `input` on standard input (none when nil), `environment`
+    /// added to this process's, in `directory` (this process's when nil).
+    static func run(
+        _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], directory: String? = nil
+    ) throws -> Finished {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()

@@ -53,4 +53,27 @@ struct DataDirectoryCommandLineTests {
                 == "zeropii: the default data directory \(directory)/.zeropii is a file, not a directory; move that file away, or give --data-dir DIR\n"
         )
     }
+
+    /// Found from outside: a data folder or file named by one character (`q`, `é`) made
+    /// Foundation's path arithmetic stop the process (SIGILL) before the vault was made,
+    /// and `serve` left a temporary link beside the file.
+    @Test func oneCharacterNamesAreUsable() throws {
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for name in ["q", "é"] {
+            let made = try CommandLineTool.run(["tokenize", "--quiet", "--data-dir", name, "x@y.io"], directory: directory)
+            #expect(made.status == 0, "\(name): \(made.errorOutput)")
+            #expect(FileManager.default.fileExists(atPath: directory + "/" + name + "/vault.db"))
+            let again = try CommandLineTool.run(["tokenize", "--quiet", "--data-dir", name, "x@y.io"], directory: directory)
+            #expect(again.status == 0 && again.output == made.output, "\(name)")
+        }
+        let (server, output, errors) = try CommandLineTool.start(["serve", "--port", "0", "--data-file", "s"], directory: directory)
+        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+        #expect(blockUntil(atMost: 60) { output.text.contains("listening") || !server.isRunning }, "\(errors.text)")
+        kill(server.processIdentifier, SIGTERM)
+        server.waitForExit()
+        #expect(server.terminationReason == .exit && server.terminationStatus == 0, "\(errors.text)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(names == ["q", "s", "s.index", "é"], "nothing else left beside the vault")
+    }
 }

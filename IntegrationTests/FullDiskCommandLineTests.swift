@@ -28,7 +28,9 @@ struct FullDiskCommandLineTests {
         let lines = served.errorOutput.split(separator: "\n")
         #expect(lines.count == 1, "\(served.errorOutput)")
         #expect(lines.first?.contains("No space left on device") == true)
-        #expect(lines.first?.contains("the 4 values it holds are served, and new values fail while the disk has no room") == true)
+        #expect(
+            lines.first?.contains("the 4 values it holds are served, and new values are taken only while the vault file can still be written") == true
+        )
 
         // A thousand new values: a 16 KB record, more than the file's last block holds.
         let newValues = (0..<1000).map { "new-\($0)@example.com" }

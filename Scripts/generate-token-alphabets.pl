@@ -61,8 +61,8 @@ for my $range (@ranges) {
 #   become `ᴫ`, which ordinary fonts do not show;
 # - format 5 ("readable"): the lonely characters of a script and category form one
 #   alphabet of their own, so the alphabets of the blocks people write in keep only
-#   their own letters; a lonely character with no other of its script and category
-#   stays in place.
+#   their own letters; a lonely character with no other of its script and category,
+#   or of the Common or Inherited script, stays in place.
 for my $cell (@cells) { $cell->{ownSize} = $cell->{size}; $cell->{ownRanges} = [@{$cell->{ranges}}] }
 my %largest;
 for my $cell (@cells) {
@@ -90,7 +90,10 @@ my (%pool, @pools);
 for my $cell (@cells) {
     next unless $cell->{mergedInto};
     my ($script, $category, $block) = split /\t/, $cell->{key};
-    my $group = "$script\t$category";
+    # Common and Inherited are no scripts people write in but marks shared by many
+    # (U+30FC, the katakana length mark, and U+0640, the Arabic tatweel, are both Common
+    # Lm): each stays in place rather than become a mark of another writing system.
+    my $group = $script eq 'Common' || $script eq 'Inherited' ? "$script\t$category\t$cell->{ranges}[0][0]" : "$script\t$category";
     unless ($pool{$group}) {
         $pool{$group} = { group => $group, ranges => [], size => 0, blocks => [], id => 0 };
         push @pools, $pool{$group};
@@ -158,8 +161,9 @@ print $markdown "letter of basic Cyrillic stays in basic Cyrillic and a Vietname
 print $markdown "Extended Additional stays there. Decimal digits are split into their sets of ten, `0`\n";
 print $markdown "to `9`. A character alone in its block among the letters of its script and category\n";
 print $markdown "(U+1D2B CYRILLIC LETTER SMALL CAPITAL EL, the only Cyrillic lower-case letter of\n";
-print $markdown "Phonetic Extensions) joins the other such characters of its script and category; see\n";
-print $markdown "`Docs/Protocol.md`, *Tokens*.\n\n";
+print $markdown "Phonetic Extensions) joins the other such characters of its script and category, or stays\n";
+print $markdown "in place when there is none, or when it is of the Common or Inherited script (U+30FC, the\n";
+print $markdown "katakana length mark in `ケーキ`); see `Docs/Protocol.md`, *Tokens*.\n\n";
 print $markdown "These are the alphabets of vaults of format 5, the format of every new vault. Vaults\n";
 print $markdown "created before it keep their tokens, and so their alphabets: see the last section.\n\n";
 print $markdown "## Alphabets with one member\n\n";
@@ -179,10 +183,10 @@ for my $cell (sort { $a->{key} cmp $b->{key} || $a->{ranges}[0][0] <=> $b->{rang
     printf $markdown "| %s | %s | %s | %d | %s |\n", $script, $category, $block, $cell->{size}, rangeList($cell->{ranges}, 6);
 }
 print $markdown "\n## Vaults created before format 5\n\n";
-print $markdown "Vaults of formats 2 to 4 put each of these ", scalar(@lonely), " characters in the largest alphabet of its script\n";
-print $markdown "and category instead, so there `н` may become `ᴫ` and `ặ` may become `ↄ`. Every other\n";
-print $markdown "alphabet is the same in both, so only values with one of these characters, or with a\n";
-print $markdown "letter of an alphabet they joined, have other tokens in a new vault.\n\n";
+print $markdown "Vaults of formats 2 to 4 keep the alphabets they were created with, so their tokens\n";
+print $markdown "never change: there, each of these ", scalar(@lonely), " characters is part of the largest alphabet of its\n";
+print $markdown "script and category, and `н` may become `ᴫ` or `ặ` `ↄ`. Every other alphabet is the same\n";
+print $markdown "in both editions.\n\n";
 print $markdown "| character | script | category | before format 5, part of the alphabet of | format 5 |\n| --- | --- | --- | --- | --- |\n";
 for my $cell (sort { $a->{ranges}[0][0] <=> $b->{ranges}[0][0] } @lonely) {
     my ($script, $category) = split /\t/, $cell->{key};

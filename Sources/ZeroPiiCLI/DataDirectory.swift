@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiMockServer
 
 #if canImport(Glibc)
 import Glibc
@@ -42,7 +43,7 @@ enum DataDirectory {
             }
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = FileSystemPath.folder(of: path)
         if !makeParents && !parent.isEmpty && !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) {
             switch origin {
             case .option:

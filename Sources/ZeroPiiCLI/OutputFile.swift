@@ -1,5 +1,6 @@
 import Foundation
 import ZeroPiiLocking
+import ZeroPiiMockServer
 
 #if canImport(Glibc)
 import Glibc
@@ -103,7 +104,7 @@ final class OutputFile {
         if exists && access(path, W_OK) != 0 {
             throw FileAccessError(description: "cannot write '\(path)': \(Console.reason(errno))")
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FileSystemPath.folder(of: path)
         OutputTarget.removeFilesOfEndedRuns(beside: path)
         let own = (folder.isEmpty ? "" : folder + "/") + OutputTarget.ownFilePrefix(for: path) + "\(getpid())-XXXXXX"
         var template = Array(own.utf8CString)

@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiMockServer
 
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +33,7 @@ enum OutputTarget {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
                 throw FileAccessError(description: "cannot follow the link '\(path)'")
             }
-            current = target.hasPrefix("/") ? target : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+            current = target.hasPrefix("/") ? target : (FileSystemPath.folder(of: current) as NSString).appendingPathComponent(target)
         }
         throw FileAccessError(description: "cannot write '\(path)': too many levels of symbolic links")
     }
@@ -76,7 +77,7 @@ enum OutputTarget {
             if (status.st_mode & S_IFMT) == S_IFCHR { return nil }
             return .file(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         }
-        let folder = (resolved.path as NSString).deletingLastPathComponent
+        let folder = FileSystemPath.folder(of: resolved.path)
         let name = (resolved.path as NSString).lastPathComponent
         guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return .path(resolved.path) }
         defer { free(real) }
@@ -92,7 +93,7 @@ enum OutputTarget {
     /// by SIGKILL, which no handler sees). The name carries the process id; a file whose
     /// process runs, or whose id cannot be read, is left alone.
     static func removeFilesOfEndedRuns(beside path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FileSystemPath.folder(of: path)
         let prefix = ownFilePrefix(for: path)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return }
         for name in names where name.hasPrefix(prefix) {

@@ -255,7 +255,8 @@ struct ServerConnection {
             let values = vault.count
             notes.append(
                 "zeropii: note: \(failure), so the vault's index is held in memory: the \(values) "
-                    + "\(values == 1 ? "value" : "values") it holds are served, and new values fail while the disk has no room for them")
+                    + "\(values == 1 ? "value" : "values") it holds are served, and new values are taken only while the vault file can still be written"
+            )
         }
         return notes
     }

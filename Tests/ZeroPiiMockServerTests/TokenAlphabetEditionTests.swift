@@ -66,6 +66,28 @@ struct TokenAlphabetEditionTests {
         #expect(cipher.encrypt("\u{1D2B}") == "\u{1D2B}")
     }
 
+    /// Lonely characters of the Common script are marks many writing systems share, not
+    /// letters of one: each stays in place. The katakana length mark in Japanese names
+    /// stays a length mark, and the Arabic tatweel stays a tatweel.
+    @Test func lonelyCommonCharactersStayInPlace() {
+        for mark: Unicode.Scalar in ["\u{30FC}", "\u{0640}", "\u{0374}", "\u{A9CF}"] {
+            #expect(Self.members(of: mark, in: .readable) == [mark])
+        }
+        for keyByte in UInt8(1)...20 {
+            let cipher = FormatPreservingCipher.vault(.readableLetters, keyByte: keyByte)
+            for name in ["ケーキ", "ルーシー", "メアリー"] {
+                let token = Array(cipher.encrypt(name).unicodeScalars)
+                for (original, replaced) in zip(name.unicodeScalars, token) {
+                    if original == "\u{30FC}" {
+                        #expect(replaced == original, "\(name)")
+                    } else {
+                        #expect((0x30A0...0x30FF).contains(replaced.value), "\(name)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Names through a format 5 vault's cipher under fifty keys: every letter of the
     /// token is in the block of the letter it replaced, and differs from it somewhere.
     @Test func namesKeepEveryLetterInItsBlock() {

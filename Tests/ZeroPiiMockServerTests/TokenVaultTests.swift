@@ -71,7 +71,8 @@ struct TokenVaultTests {
 
     /// In a vault of format 4 or before, a last record that does not check is taken for
     /// the torn tail of a crash, whatever its bytes (format 5 tells them apart:
-    /// `VaultRecordDamageTests`).
+    /// `VaultRecordDamageTests`), when no index says it was acknowledged: with its index
+    /// beside it, the vault refuses to start instead.
     @Test func aCorruptedLastRecordOfAFormat4VaultEndsTheLog() throws {
         let path = Self.temporaryPath()
         defer { Self.removeVault(path) }
@@ -82,6 +83,8 @@ struct TokenVaultTests {
         #expect(bytes.count == VaultFile.headerSize + 2 * (8 + VaultFile.fingerprintSize))
         bytes[bytes.count - 10] ^= 0xFF  // inside the second record
         try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(throws: VaultError.recordsLost) { try TokenVault(path: path) }
+        try FileManager.default.removeItem(atPath: VaultIndex.path(forVault: path))
         let reopened = try TokenVault(path: path)
         #expect(reopened.format == .typedNumbers)
         #expect(reopened.count == 1)

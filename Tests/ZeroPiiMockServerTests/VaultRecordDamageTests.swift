@@ -9,7 +9,8 @@ import ZeroPiiTestHelpers
 /// record's offset and leaves the file as it is; only what a crash leaves (a prefix of
 /// the last record, perhaps followed by zeros) is dropped.
 struct VaultRecordDamageTests {
-    /// A format 5 record of `count` fingerprints whose bytes follow from `seed`.
+    /// A format 5 record of `count` fingerprints whose bytes follow from `seed`. Its last
+    /// checksum is chained to nothing in particular: the tests use only its prefixes.
     static func record(fingerprints count: Int, seed: UInt64 = 1) -> [UInt8] {
         var random = SplitMix64(seed: seed)
         var bytes: [UInt8] = []
@@ -82,8 +83,9 @@ struct VaultRecordDamageTests {
     /// before it stay: every prefix of the record, alone (the file ends there) or with
     /// zeros after it up to and past the record's length (blocks the file system
     /// allocated but never filled). A disk writes whole sectors, and records start and
-    /// end at multiples of 4 bytes, so zeros never start inside a record's last 4 bytes
-    /// (its checksum); a file whose zeros do is refused, as if its checksum were damaged.
+    /// end at multiples of 4 bytes, so zeros never start inside a checksum (the header's
+    /// or the record's); a file whose zeros do is refused, as if that checksum were
+    /// damaged.
     @Test func everyPrefixOfALastRecordIsATornTail() throws {
         let path = TokenVaultTests.temporaryPath()
         defer { TokenVaultTests.removeVault(path) }
@@ -94,7 +96,7 @@ struct VaultRecordDamageTests {
             for zeros in [0, torn.count - cut, torn.count - cut + 100] {
                 let bytes = whole + torn.prefix(cut) + Data(repeating: 0, count: zeros)
                 try bytes.write(to: URL(fileURLWithPath: path))
-                if zeros > 0 && cut > torn.count - 4 {
+                if zeros > 0 && (cut > torn.count - 4 || (5...7).contains(cut)) {
                     let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
                     #expect(error == .damaged && error.detail == "byte \(whole.count)", "cut \(cut), zeros \(zeros)")
                     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
@@ -143,5 +145,109 @@ struct VaultRecordDamageTests {
             #expect(error == .damaged && error.detail == "byte \(whole.count)", "count \(count)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         }
+    }
+
+    /// Exactly 8 bytes after the last record that are no header (their checksum does not
+    /// check, or they claim a count no write makes) are damage, not a torn tail: a crash
+    /// leaves a prefix of a header, then zeros.
+    @Test func aWholeHeaderThatIsNoneIsDamage() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        _ = try Self.smallVault(at: path)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+        var huge: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+        withUnsafeBytes(of: CRC32.checksum(huge).bigEndian) { huge.append(contentsOf: $0) }
+        for tail in [Data([1, 2, 3, 4, 5, 6, 7, 8]), Data(repeating: 0xFF, count: 8), Data(huge)] {
+            try (whole + tail).write(to: URL(fileURLWithPath: path))
+            let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
+            #expect(error == .damaged && error.detail == "byte \(whole.count)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == whole + tail)
+        }
+        // A count whose checksum was never written is a torn header.
+        try (whole + Data([0, 0, 0, 7, 0, 0, 0, 0])).write(to: URL(fileURLWithPath: path))
+        #expect(try TokenVault(path: path).droppedBytes == 8)
+    }
+
+    /// Each record's checksum is chained to the one before (the header's for the first),
+    /// so a record removed, repeated or moved stops the vault at that record even with
+    /// no index to compare with.
+    @Test func aRecordRemovedRepeatedOrMovedIsRefused() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let records = try Self.smallVault(at: path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        func bytes(of record: (offset: Int, size: Int)) -> Data { original[record.offset..<(record.offset + record.size)] }
+        let header = original.prefix(VaultFile.headerSize)
+        let cases: [(name: String, file: Data, refusedAt: Int)] = [
+            ("second removed", header + bytes(of: records[0]) + records[2...].reduce(Data()) { $0 + bytes(of: $1) }, records[1].offset),
+            ("first repeated at the end", original + bytes(of: records[0]), original.count),
+            (
+                "first two swapped", header + bytes(of: records[1]) + bytes(of: records[0]) + records[2...].reduce(Data()) { $0 + bytes(of: $1) },
+                records[0].offset
+            ),
+            ("last from another place", original.prefix(records[4].offset) + bytes(of: records[0]), records[4].offset),
+        ]
+        for (name, file, refusedAt) in cases {
+            try? FileManager.default.removeItem(atPath: VaultIndex.path(forVault: path))
+            try file.write(to: URL(fileURLWithPath: path))
+            let error = try #require(throws: VaultError.self, "\(name)") { try TokenVault(path: path) }
+            #expect(error == .damaged && error.detail == "byte \(refusedAt)", "\(name)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == file, "\(name)")
+            #expect(!FileManager.default.fileExists(atPath: VaultIndex.path(forVault: path)), "\(name): no index left behind")
+        }
+    }
+
+    /// A log that no longer holds what its index saw when the vault last closed has lost
+    /// acknowledged values, even when what is left reads as whole records or as a torn
+    /// tail: the vault refuses to start and changes neither file; deleting the index, as
+    /// the message says, goes on with what is left.
+    @Test func aLogThatLostRecordsItsIndexSawIsRefused() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let records = try Self.smallVault(at: path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let index = try Data(contentsOf: URL(fileURLWithPath: VaultIndex.path(forVault: path)))
+        var raisedCount = original
+        raisedCount[records[2].offset + 3] = 49
+        let newHeaderChecksum = CRC32.checksum(raisedCount[records[2].offset..<(records[2].offset + 4)])
+        withUnsafeBytes(of: newHeaderChecksum.bigEndian) { raisedCount.replaceSubrange((records[2].offset + 4)..<(records[2].offset + 8), with: $0) }
+        let cases: [(name: String, file: Data)] = [
+            ("cut at a record's end", original.prefix(records[3].offset)),
+            ("cut inside a record", original.prefix(records[3].offset + 18)),
+            ("a count and its checksum raised together", raisedCount),
+        ]
+        for (name, file) in cases {
+            try file.write(to: URL(fileURLWithPath: path))
+            try index.write(to: URL(fileURLWithPath: VaultIndex.path(forVault: path)))
+            let error = try #require(throws: VaultError.self, "\(name)") { try TokenVault(path: path) }
+            #expect(error == .recordsLost, "\(name)")
+            #expect(error.description.contains(path) && error.description.contains("delete \(VaultIndex.path(forVault: path))"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == file, "\(name)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: VaultIndex.path(forVault: path))) == index, "\(name)")
+        }
+        try FileManager.default.removeItem(atPath: VaultIndex.path(forVault: path))
+        try original.prefix(records[3].offset).write(to: URL(fileURLWithPath: path))
+        #expect(try TokenVault(path: path).count == 1 + 3 + 17)
+    }
+
+    /// A link planted at the index's name is never written through: the file it points
+    /// to stays as it was, and the index becomes a file of its own.
+    @Test func aLinkAtTheIndexNameIsNotFollowed() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let victim = path + ".victim"
+        defer { try? FileManager.default.removeItem(atPath: victim) }
+        _ = try Self.smallVault(at: path)
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: victim)
+        try FileManager.default.removeItem(atPath: VaultIndex.path(forVault: path))
+        try FileManager.default.createSymbolicLink(atPath: VaultIndex.path(forVault: path), withDestinationPath: victim)
+        let vault = try TokenVault(path: path)
+        #expect(vault.count == 24 && vault.indexUnwritable == nil)
+        vault.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data("precious".utf8))
+        #expect(try FileManager.default.attributesOfItem(atPath: victim)[.posixPermissions] as? Int == 0o644)
+        let kind = try FileManager.default.attributesOfItem(atPath: VaultIndex.path(forVault: path))[.type] as? FileAttributeType
+        #expect(kind == .typeRegular)
     }
 }

@@ -69,7 +69,7 @@ struct VaultTokenStabilityTests {
         ("Анна Петрова", "Ѹҵӭӣ Ѧӟѕӿфѹӷ"),
         ("Đặng Thị Hương", "Œṝud Qlṵ Fȇǭnt"),
         ("王小明", "坝瘔錣"),
-        ("\u{214E}\u{2184}", "\u{214E}\u{214E}"),
+        ("\u{214E}\u{2184}", "\u{2184}\u{2184}"),
     ]
 
     @Test(arguments: pinnedFormat5.indices)

@@ -580,7 +580,7 @@ extension TokenAlphabets {
         5D0 5EA 1B
         5EF 5F2 1B
         620 63F 1C
-        640 640 F 1B8
+        640 640 F 1BA
         641 64A 1C
         660 669 1D
         66E 66F 1C
@@ -610,7 +610,7 @@ extension TokenAlphabets {
         870 887 2A
         889 88E 2A
         8A0 8C8 2B
-        8C9 8C9 1E 1BA
+        8C9 8C9 1E 1BB
         904 939 2C
         93D 93D 2C
         950 950 2C
@@ -840,13 +840,13 @@ extension TokenAlphabets {
         1CFA 1CFA 82
         1D00 1D25 83
         1D26 1D2A 84
-        1D2B 1D2B 15 1BB
+        1D2B 1D2B 15 1BC
         1D2C 1D5C 85
         1D5D 1D61 86
         1D62 1D65 85
         1D66 1D6A 86
         1D6B 1D77 83
-        1D78 1D78 BE 1BC
+        1D78 1D78 BE 1BD
         1D79 1D7F 83
         1D80 1D9A 87
         1D9B 1DBE 88
@@ -1157,7 +1157,7 @@ extension TokenAlphabets {
         2115 2115 90
         2119 211D 90
         2124 2124 90
-        2126 2126 8C 1BD
+        2126 2126 8C 1BE
         2128 2128 90
         212A 212B 92
         212C 212D 90
@@ -1172,11 +1172,11 @@ extension TokenAlphabets {
         213E 213F 90
         2145 2145 90
         2146 2149 91
-        214E 214E 8A 1BE
+        214E 214E 8A 1BF
         2150 215F 94
         2160 2182 95
-        2183 2183 89 1BF
-        2184 2184 8A 1BE
+        2183 2183 89 1C0
+        2184 2184 8A 1BF
         2185 2188 95
         2189 2189 94
         2460 249B 96
@@ -1323,7 +1323,7 @@ extension TokenAlphabets {
         2DC8 2DCE A3
         2DD0 2DD6 A3
         2DD8 2DDE A3
-        2E2F 2E2F F 1B8
+        2E2F 2E2F F 1C1
         3005 3005 A4
         3006 3006 A5
         3007 3007 A6
@@ -1336,7 +1336,7 @@ extension TokenAlphabets {
         309D 309E A9
         309F 309F A8
         30A1 30FA AA
-        30FC 30FC F 1B8
+        30FC 30FC F 1C2
         30FD 30FE AB
         30FF 30FF AA
         3105 312F AC
@@ -1533,7 +1533,7 @@ extension TokenAlphabets {
         A785 A785 C3
         A786 A786 C2
         A787 A787 C3
-        A788 A788 F 1B8
+        A788 A788 F 1C3
         A78B A78B C2
         A78C A78C C3
         A78D A78D C2
@@ -1616,7 +1616,7 @@ extension TokenAlphabets {
         A930 A946 CE
         A960 A97C CF
         A984 A9B2 D0
-        A9CF A9CF F 1B8
+        A9CF A9CF F 1C4
         A9D0 A9D9 D1
         A9E0 A9E4 D2
         A9E6 A9E6 D3
@@ -1651,7 +1651,7 @@ extension TokenAlphabets {
         AB30 AB5A DE
         AB5C AB5F DF
         AB60 AB64 DE
-        AB65 AB65 8B 1C0
+        AB65 AB65 8B 1C5
         AB66 AB68 DE
         AB69 AB69 DF
         AB70 ABBF E0
@@ -1902,7 +1902,7 @@ extension TokenAlphabets {
         11D98 11D98 16C
         11DA0 11DA9 16D
         11EE0 11EF2 16E
-        11FB0 11FB0 B6 1C1
+        11FB0 11FB0 B6 1C6
         11FC0 11FD4 16F
         12000 12399 170
         12400 1246E 171
@@ -1930,7 +1930,7 @@ extension TokenAlphabets {
         16F93 16F9F 184
         16FE0 16FE0 185
         16FE1 16FE1 186
-        16FE3 16FE3 A4 1C2
+        16FE3 16FE3 A4 1C7
         17000 187F7 187
         18800 18AFF 188
         18B00 18CD5 189
@@ -1938,7 +1938,7 @@ extension TokenAlphabets {
         1AFF0 1AFF3 18B
         1AFF5 1AFFB 18B
         1AFFD 1AFFE 18B
-        1B000 1B000 AA 1C3
+        1B000 1B000 AA 1C8
         1B001 1B0FF 18C
         1B100 1B11F 18D
         1B120 1B122 18E

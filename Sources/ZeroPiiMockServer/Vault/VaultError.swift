@@ -16,6 +16,7 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
         case laterVersion
         case damaged
         case locked
+        case recordsLost
     }
 
     private let code: Code
@@ -50,6 +51,9 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let damaged = VaultError(.damaged)
     /// Another process holds the file.
     public static let locked = VaultError(.locked)
+    /// The file holds fewer records than its index says it held when the vault last
+    /// closed: records it acknowledged were cut off or replaced since.
+    public static let recordsLost = VaultError(.recordsLost)
 
     static func cannotOpen(_ path: String, errno code: Int32) -> VaultError {
         VaultError(.cannotOpen, path: path, detail: String(cString: strerror(code)))
@@ -71,6 +75,9 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
         VaultError(.damaged, path: path, detail: "byte \(offset)")
     }
     static func locked(_ path: String) -> VaultError { VaultError(.locked, path: path) }
+    static func recordsLost(_ path: String, detail: String) -> VaultError {
+        VaultError(.recordsLost, path: path, detail: detail)
+    }
 
     public static func == (lhs: VaultError, rhs: VaultError) -> Bool {
         lhs.code == rhs.code
@@ -104,6 +111,11 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
             return
                 "the vault file \(path) is damaged\(reason): a record before its end does not check, so it was left "
                 + "as it is; restore it from a backup, or move it away to start a new vault"
+        case .recordsLost:
+            return
+                "the vault file \(path) has lost records\(reason): values it answered were cut off or replaced since it "
+                + "last closed, so it was left as it is; restore it from a backup, or delete \(VaultIndex.path(forVault: path)) "
+                + "to go on without them"
         case .locked:
             return
                 "the vault file \(path) is in use by another zeropii process; stop that process, "

@@ -15,8 +15,10 @@ import Darwin
 /// header before it, or of the key alone in format 2), then one record per request that
 /// created tokens (more for a request of more than ``largestWrittenRecord`` values): a
 /// 4-byte count, from format 5 on a CRC-32 of that count, that many 16-byte value
-/// fingerprints, and a CRC-32 of the record before it. No value is stored in readable
-/// form. All numbers are big-endian.
+/// fingerprints, and a CRC-32 of the record before it (from format 5 on, of the previous
+/// record's CRC-32, or the header's for the first record, followed by the record, so
+/// that a record removed, repeated or moved does not check). No value is stored in
+/// readable form. All numbers are big-endian.
 ///
 /// - The file is created whole: header written to a temporary file, synced, then linked
 ///   to its name, which fails if another process got there first (then its file is
@@ -135,13 +137,27 @@ final class VaultFile: @unchecked Sendable {
 
     /// Reads every whole record in order, handing each to `visit`, then cuts a torn tail
     /// off the file (recorded in ``droppedBytes``) and sets ``position``.
-    func recover(visiting visit: (Record) throws -> Void) throws {
+    ///
+    /// - Parameter covered: a point the log reached when the vault last closed (its
+    ///   index's checkpoint). Records are only ever acknowledged once synced, and a torn
+    ///   tail is never one of them, so a log that no longer reaches that point, or reaches
+    ///   it with another record, has lost records: that throws ``VaultError/recordsLost``
+    ///   before anything is cut.
+    func recover(reaching covered: Position = .empty, visiting visit: (Record) throws -> Void) throws {
         var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system, format: format)
         _ = try reader.readHeader(Self.headerSize)
         var last = Position.empty
         while let record = try reader.nextRecord() {
+            if record.end == covered.length && record.checksum != covered.lastRecordChecksum
+                || record.offset < covered.length && record.end > covered.length
+            {
+                throw VaultError.recordsLost(path, detail: "the record that ends at byte \(record.end) is not the one its index saw")
+            }
             try visit(record)
             last = Position(length: record.end, lastRecordChecksum: record.checksum)
+        }
+        if last.length < covered.length {
+            throw VaultError.recordsLost(path, detail: "its records end at byte \(last.length); its index saw them reach \(covered.length)")
         }
         let fileSize = Int(lseek(descriptor, 0, SEEK_END))
         if fileSize > last.length {
@@ -175,6 +191,9 @@ final class VaultFile: @unchecked Sendable {
         var record = [UInt8]()
         record.reserveCapacity(12 * (fingerprints.count / Self.largestWrittenRecord + 1) + fingerprints.count * Self.fingerprintSize)
         var checksum: UInt32 = 0
+        // Format 5 chains each record's checksum to the one before it (the header's for
+        // the first record).
+        var previous = position.length == Self.headerSize ? keyChecksum : position.lastRecordChecksum
         var first = 0
         while first < fingerprints.count {
             let part = fingerprints[first..<min(first + Self.largestWrittenRecord, fingerprints.count)]
@@ -184,7 +203,8 @@ final class VaultFile: @unchecked Sendable {
                 withUnsafeBytes(of: CRC32.checksum(record[start...]).bigEndian) { record.append(contentsOf: $0) }
             }
             for fingerprint in part { fingerprint.append(to: &record) }
-            checksum = CRC32.checksum(record[start...])
+            checksum = format.recordHeadersAreChecked ? CRC32.checksum(record[start...], after: previous) : CRC32.checksum(record[start...])
+            previous = checksum
             withUnsafeBytes(of: checksum.bigEndian) { record.append(contentsOf: $0) }
             first += part.count
         }
@@ -302,7 +322,7 @@ final class VaultFile: @unchecked Sendable {
 
     /// Makes the new file's directory entry durable too.
     static func syncDirectory(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FileSystemPath.folder(of: path)
         let descriptor = systemOpen(directory.isEmpty ? "." : directory, O_RDONLY)
         if descriptor >= 0 {
             fsync(descriptor)

@@ -20,8 +20,10 @@ import Darwin
 /// lag the log; its header records the log position it covers. At start
 /// (``open(beside:system:options:)``) an index that closed cleanly and covers a prefix of
 /// the log has the records after that prefix replayed into it; one that is missing,
-/// from another vault, not closed cleanly (a crash after pages were written back),
-/// damaged, or covering a log that is not this one is rebuilt from the log.
+/// from another vault, not closed cleanly (a crash after pages were written back) or
+/// damaged is rebuilt from the log. A clean index that covers more than the log holds
+/// means the log lost acknowledged records: the vault refuses to start
+/// (``VaultError/recordsLost``).
 final class VaultIndex: FingerprintIndex {
     /// Sizes, which tests make small to exercise growth and eviction.
     struct Options: Sendable {
@@ -45,8 +47,6 @@ final class VaultIndex: FingerprintIndex {
         case notClosedCleanly
         case damaged
         case wrongCount
-        /// It does not cover a prefix of this log (the log was cut shorter, or replaced).
-        case stale
     }
 
     /// How the index was found when the vault opened.
@@ -102,30 +102,33 @@ final class VaultIndex: FingerprintIndex {
         let recovery: Recovery
         switch openExisting(path: path, log: log, system: system, cache: cache) {
         case .success(let existing):
+            // The log must still hold what the index covers (else `recover` throws
+            // `recordsLost`, and both files are left as they are); the records after it
+            // are replayed into the index.
             let covered = existing.file.header.covered
-            var reachedCovered = covered == .empty
             var replayed = 0
-            try log.recover { record in
-                if record.end == covered.length {
-                    reachedCovered = record.checksum == covered.lastRecordChecksum
-                } else if record.offset >= covered.length && reachedCovered {
+            do {
+                try log.recover(reaching: covered) { record in
+                    guard record.offset >= covered.length else { return }
                     try existing.add(record)
                     replayed += 1
                 }
-            }
-            if reachedCovered {
-                index = existing
-                recovery = replayed == 0 ? .reused : .caughtUp(records: replayed)
-            } else {
+            } catch {
                 existing.abandon()
-                cache.discard()
-                index = try build(path: path, log: log, system: system, cache: cache, options: options)
-                try log.forEachRecord { try index.add($0) }
-                recovery = .rebuilt(.stale)
+                throw error
             }
+            index = existing
+            recovery = replayed == 0 ? .reused : .caughtUp(records: replayed)
         case .failure(let reason):
             index = try build(path: path, log: log, system: system, cache: cache, options: options)
-            try log.recover { try index.add($0) }
+            do {
+                try log.recover { try index.add($0) }
+            } catch {
+                // A log that cannot be used leaves no index of it behind.
+                index.abandon()
+                unlink(path)
+                throw error
+            }
             recovery = .rebuilt(reason)
         }
         try index.checkpoint(covering: log.position)

@@ -48,10 +48,12 @@ final class VaultIndexFile {
 
     /// A new, empty index file at `path`, replacing whatever was there, owner-only.
     static func create(path: String, system: any VaultFileSystem, header: VaultIndexHeader) throws -> VaultIndexFile {
-        let descriptor = VaultFile.systemOpen(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        // Whatever is at the name goes first (the vault's lock keeps other processes out),
+        // and the new file is made there, never through a link: a link planted at the
+        // index's name would have the index written over the file it points to.
+        unlink(path)
+        let descriptor = VaultFile.systemOpen(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw VaultError.cannotOpen(path, errno: errno) }
-        // O_CREAT's mode does not apply to a file that already existed.
-        fchmod(descriptor, 0o600)
         let file = VaultIndexFile(path: path, descriptor: descriptor, system: system, header: header)
         guard ftruncate(descriptor, off_t((header.pageCount + 1) * pageSize)) == 0 else {
             throw VaultError.cannotWrite(path, errno: errno)
@@ -65,7 +67,7 @@ final class VaultIndexFile {
     /// The index file at `path` as it is, if its header is an index header whose size
     /// matches the file; the caller decides whether its contents can be used.
     static func open(path: String, system: any VaultFileSystem) throws -> VaultIndexFile {
-        let descriptor = VaultFile.systemOpen(path, O_RDWR)
+        let descriptor = VaultFile.systemOpen(path, O_RDWR | O_NOFOLLOW)
         guard descriptor >= 0 else { throw errno == ENOENT ? VaultIndex.RebuildReason.missing : .unreadable }
         var page = [UInt8](repeating: 0, count: pageSize)
         let got = page.withUnsafeMutableBytes { system.readAt(descriptor, $0.baseAddress!, pageSize, 0) }

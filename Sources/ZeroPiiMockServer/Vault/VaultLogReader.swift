@@ -12,13 +12,15 @@ import Darwin
 /// is written leaves a prefix of it, perhaps followed by zeros (blocks the file system
 /// allocated but never filled); anything else is damage, which stops the vault.
 ///
-/// - Format 5 on, where a record's header (its count) has a CRC-32 of its own: the tail
-///   is torn when fewer than 8 bytes are left, when a header that checks claims more
-///   bytes than the file has, or when the bytes from the first check that fails (the
-///   header's, or the record's at its end) to the end of the file are all zeros. A bit
-///   flipped anywhere in a record, the last included, leaves non-zero bytes there, so it
-///   is damage. Zeros a crash leaves start at a sector boundary, and a record's checksum
-///   sits at a multiple of 4 bytes, so they never start inside a checksum.
+/// - Format 5 on, where a record's header (its count) has a CRC-32 of its own and the
+///   record's CRC-32 is chained to the one before: the tail is torn when fewer than 8
+///   bytes are left, when a header that checks claims more bytes than the file has, or
+///   when the bytes from the checksum that fails (the header's, or the record's at its
+///   end) to the end of the file are all zeros. A bit flipped anywhere in a record, the
+///   last included, leaves non-zero bytes there, so it is damage; so is a record removed,
+///   repeated or moved, whose chained checksum no longer checks. Zeros a crash leaves
+///   start at a sector boundary, and a checksum sits at a multiple of 4 bytes, so they
+///   never start inside one.
 /// - Formats 2 to 4, whose count has no checksum: a record of at most
 ///   ``VaultFile/largestWrittenRecord`` fingerprints that runs past the end of the file,
 ///   or that reaches it exactly and does not check, is the torn tail, and so are zeros to
@@ -45,6 +47,9 @@ struct VaultLogReader {
     private(set) var endOfRecords = 0
     /// The checksum of that record (0 before any).
     private var lastChecksum: UInt32 = 0
+    /// What format 5's next record checksum is chained to: the last record's checksum, or
+    /// the header's before any.
+    private var chainedTo: UInt32 = 0
     /// How far into the file `buffer` reaches.
     private var readUpTo = 0
 
@@ -64,6 +69,7 @@ struct VaultLogReader {
     mutating func readHeader(_ count: Int) throws -> [UInt8] {
         _ = try fill(count)
         let header = Array(buffer[start..<min(buffer.count, start + count)])
+        if header.count >= VaultFile.headerSize { chainedTo = load(at: start + VaultFile.headerSize - 4) }
         consume(header.count)
         endOfRecords = offset
         return header
@@ -81,16 +87,17 @@ struct VaultLogReader {
         guard load(at: start + 4) == CRC32.checksum(buffer[start..<(start + 4)]), count > 0,
             count <= VaultFile.largestWrittenRecord
         else {
-            if try restIsZeros(after: 8) { return nil }
+            if try restIsZeros(after: 4) { return nil }
             throw VaultError.damaged(path, offset: recordOffset)
         }
         let size = 8 + count * VaultFile.fingerprintSize + 4
         guard try fill(size) else { return nil }
         let checksum = load(at: start + size - 4)
-        guard checksum == CRC32.checksum(buffer[start..<(start + size - 4)]) else {
+        guard checksum == CRC32.checksum(buffer[start..<(start + size - 4)], after: chainedTo) else {
             if try restIsZeros(after: size - 4) { return nil }
             throw VaultError.damaged(path, offset: recordOffset)
         }
+        chainedTo = checksum
         return take(size: size, count: count, fingerprintsAt: 8, checksum: checksum)
     }
 
