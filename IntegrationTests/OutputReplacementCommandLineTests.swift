@@ -61,6 +61,24 @@ struct OutputReplacementCommandLineTests {
             ))
     }
 
+    /// Found from outside: a run that stopped early said a new output file "keeps its old
+    /// contents" when there was none; it says the file was not made.
+    @Test func strictStopsEarlyAndMakesNoNewFile() throws {
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let output = directory + "/new.csv"
+        let run = try Self.tokenize(
+            ["--strict", "--csv", "-", "--columns", "email", "--output", output], directory: directory,
+            input: Data("email\na@x.io\n\"bad\"x\nb@x.io\n".utf8))
+        #expect(run.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(FileManager.default.fileExists(atPath: output + ".partial"))
+        #expect(
+            run.errorOutput.contains(
+                "zeropii: --strict stopped the run at line 3; nothing after it was read; '\(output)' was not made and the output up to line 2 is in '\(output).partial'\n"
+            ), "\(run.errorOutput)")
+    }
+
     @Test func twoRunsOnOneOutputLeaveOneWholeResult() throws {
         let directory = try TokenizeCommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

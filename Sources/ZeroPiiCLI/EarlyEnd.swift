@@ -1,5 +1,5 @@
 /// How a `tokenize` run that ends before its input does reports it: what was written is
-/// kept (an output file keeps its old contents and the rows so far stay in its partial
+/// kept (an output file keeps its old contents, or is not made, and the rows so far stay in its partial
 /// file, and so does a `--rejects` file), one line says why and where, and the exit
 /// status says why.
 enum EarlyEnd {
@@ -39,7 +39,7 @@ enum EarlyEnd {
         var parts: [String] = []
         if let partial = output.keepPartial() {
             let rows = lastWrittenLine > 0 ? "the output up to line \(lastWrittenLine) is in '\(partial)'" : "'\(partial)' holds no row"
-            parts.append("\(output.name) keeps its old contents and \(rows)")
+            parts.append("\(output.name) \(output.targetExisted ? "keeps its old contents" : "was not made") and \(rows)")
         }
         if let rejects, let kept = keptRejects(rejects) { parts.append(kept) }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")

@@ -41,9 +41,16 @@ final class OutputFile {
     private let paths: (target: String, own: String)?
     /// Whether this run's file has been renamed (onto the target or to the partial name).
     private var partialSettled = false
+    /// Whether the target file existed before the run, for what a run that stops early
+    /// says of it: it keeps its old contents, or was not made.
+    let targetExisted: Bool
 
-    private init(name: String, descriptor: Int32, ownsDescriptor: Bool, flushThreshold: Int, paths: (target: String, own: String)? = nil) {
+    private init(
+        name: String, descriptor: Int32, ownsDescriptor: Bool, flushThreshold: Int, paths: (target: String, own: String)? = nil,
+        targetExisted: Bool = true
+    ) {
         self.name = name
+        self.targetExisted = targetExisted
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         self.flushThreshold = flushThreshold
@@ -118,7 +125,9 @@ final class OutputFile {
         let mask = umask(0)
         _ = umask(mask)
         _ = fchmod(descriptor, exists ? mode_t(status.st_mode & 0o7777) : 0o644 & ~mask)
-        return OutputFile(name: "'\(given)'", descriptor: descriptor, ownsDescriptor: true, flushThreshold: 1 << 20, paths: (path, ownPath))
+        return OutputFile(
+            name: "'\(given)'", descriptor: descriptor, ownsDescriptor: true, flushThreshold: 1 << 20, paths: (path, ownPath),
+            targetExisted: exists)
     }
 
     /// True when the output is a terminal: a progress bar there would run into the rows.
