@@ -76,4 +76,19 @@ struct DataDirectoryCommandLineTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         #expect(names == ["q", "s", "s.index", "é"], "nothing else left beside the vault")
     }
+
+    /// Found from outside: a line break in a folder's name went raw into messages, so
+    /// one message could pass for two in a log. Every control character of a name is
+    /// shown as `?`, and every line on standard error is the tool's own.
+    @Test func aLineBreakInAFolderNameCannotForgeALine() throws {
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let folder = directory + "/n2\nzeropii: forged"
+        let run = try CommandLineTool.run(["tokenize", "--data-dir", folder, "x@y.io"])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        let lines = run.errorOutput.split(separator: "\n")
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.allSatisfy { $0.hasPrefix("zeropii: ") && !$0.hasPrefix("zeropii: forged") })
+        #expect(run.errorOutput.contains("/n2?zeropii: forged/vault.db"))
+    }
 }

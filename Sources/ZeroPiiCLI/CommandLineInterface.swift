@@ -46,7 +46,7 @@ public enum CommandLineInterface {
             print(Usage.main)
             return 0
         case nil:
-            Console.error(Usage.main)
+            Console.errorLines(Usage.main)
             return 2
         default:
             Usage.fail("unknown command '\(arguments[0])'", hint: "run 'zeropii --help' for the list of commands")

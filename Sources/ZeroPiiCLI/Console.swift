@@ -11,13 +11,20 @@ import Darwin
 /// here is dropped.
 enum Console {
     /// Writes `line` and a line break to standard error. Control characters other than
-    /// line breaks and tabs (an escape sequence in a file name, a NUL) are shown as `?`,
-    /// so that nothing a message quotes can act on the terminal.
+    /// tabs (an escape sequence or a line break in a file name, a NUL) are shown as `?`,
+    /// so that nothing a message quotes can act on the terminal or pass for a line of its
+    /// own in a log.
     static func error(_ line: String) {
         writeAll(Array((visible(line) + "\n").utf8), to: STDERR_FILENO)
     }
 
-    /// `text` with control characters other than LF and tab replaced by `?`.
+    /// Writes each line of `text` as ``error(_:)`` does: for the tool's own text of
+    /// several lines (usage, a message and its hint).
+    static func errorLines(_ text: String) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { error(String(line)) }
+    }
+
+    /// `text` with control characters other than tab replaced by `?`.
     static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isHidden) else { return text }
         var scalars = String.UnicodeScalarView()
@@ -28,7 +35,7 @@ enum Console {
     /// Controls, and format characters such as U+202E, which would turn the rest of
     /// the line around on screen.
     private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        guard scalar != "\n" && scalar != "\t" else { return false }
+        guard scalar != "\t" else { return false }
         let category = scalar.properties.generalCategory
         return category == .control || category == .format
     }

@@ -164,7 +164,6 @@ struct ServerConnection {
         try DataDirectory.prepare(
             directory, origin: options.dataDirectory == nil ? .home(home) : .option, makeParents: options.createsDataDirectoryParents)
         let vaultPath = (directory as NSString).appendingPathComponent("vault.db")
-        let vaultExisted = FileManager.default.fileExists(atPath: vaultPath)
         var serverConfiguration = MockServerConfiguration()
         serverConfiguration.dataFile = vaultPath
         // Parallel runs on one vault take turns: each waits for the one before, so all of
@@ -184,7 +183,7 @@ struct ServerConnection {
             Console.error(
                 "zeropii: no --api-url given; using the embedded mock server at \(server.baseURL.absoluteString) with its vault in \(directory)")
         }
-        if !vaultExisted {
+        if server.vault.createdFile {
             // A new key, so every token differs from those of the vault the user may have
             // meant (another HOME under cron or sudo, a typo in --data-dir): never silent.
             Console.error(

@@ -217,6 +217,6 @@ enum Usage {
 
     /// Prints a usage error and a hint to standard error.
     static func fail(_ message: String, hint: String) {
-        Console.error("zeropii: \(message)\n\(hint)")
+        Console.errorLines("zeropii: \(message)\n\(hint)")
     }
 }

@@ -366,6 +366,43 @@ struct TokenVaultTests {
         #expect(result.all == [token])
     }
 
+    /// An index without its vault (the vault moved or deleted) is the only trace of the
+    /// values the vault answered: the vault refuses to start rather than make a new one
+    /// with another key, and leaves the index as it is.
+    @Test func aMissingVaultBesideItsIndexIsRefused() throws {
+        let path = Self.temporaryPath()
+        defer { Self.removeVault(path) }
+        _ = try TokenVault(path: path).tokenize(["answered"])
+        let index = try Data(contentsOf: URL(fileURLWithPath: VaultIndex.path(forVault: path)))
+        try FileManager.default.removeItem(atPath: path)
+        let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
+        #expect(error == .missingBesideIndex)
+        #expect(error.description.contains(path) && error.description.contains("delete the index to start a new vault"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: VaultIndex.path(forVault: path))) == index)
+        try FileManager.default.removeItem(atPath: VaultIndex.path(forVault: path))
+        #expect(try TokenVault(path: path).createdFile)
+    }
+
+    /// A vault's name leaves room for its index's (`.index.growing` adds 14 bytes to a
+    /// limit of 255): a longer one is refused at once with the limit, rather than fail
+    /// every request once the index must grow; one of exactly the limit grows fine.
+    @Test func aVaultNameTooLongForItsIndexIsRefused() throws {
+        let folder = NSTemporaryDirectory() + "zeropii-long-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tooLong = folder + "/" + String(repeating: "v", count: VaultFile.longestName + 1)
+        let error = try #require(throws: VaultError.self) { try TokenVault(path: tooLong) }
+        #expect(error == .nameTooLong && error.description.contains("at most 241 bytes"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        let longest = folder + "/" + String(repeating: "v", count: VaultFile.longestName)
+        let vault = try TokenVault(path: longest, system: SystemVaultFileSystem(), indexOptions: VaultIndex.Options(initialPageCount: 1))
+        #expect(vault.createdFile)
+        _ = try vault.tokenize((0..<2_000).map { "value-\($0)" })
+        vault.close()
+        #expect(try TokenVault(path: longest).count == 2_000)
+    }
+
     /// A child process holds a copy of its parent's descriptors until it executes its
     /// program, and with them the lock of a vault the parent has just closed: reopening
     /// then must not take the file for another process's. Here a child (`sleep 0.02`)

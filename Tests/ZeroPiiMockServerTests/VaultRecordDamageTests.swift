@@ -163,9 +163,20 @@ struct VaultRecordDamageTests {
             #expect(error == .damaged && error.detail == "byte \(whole.count)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == whole + tail)
         }
-        // A count whose checksum was never written is a torn header.
-        try (whole + Data([0, 0, 0, 7, 0, 0, 0, 0])).write(to: URL(fileURLWithPath: path))
-        #expect(try TokenVault(path: path).droppedBytes == 8)
+        // Fewer than 8 bytes that cannot begin a header, and a count no write makes
+        // followed by zeros, are damage too.
+        for tail in [Data("ABCDEFG".utf8), Data([0, 1]), Data([0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0])] {
+            try (whole + tail).write(to: URL(fileURLWithPath: path))
+            let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
+            #expect(error == .damaged && error.detail == "byte \(whole.count)", "\(Array(tail))")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == whole + tail)
+        }
+        // A count whose checksum was never written, whole or in part, is a torn header.
+        let header = Array(Self.record(fingerprints: 7).prefix(8))
+        for tail in [Data([0, 0, 0, 7, 0, 0, 0, 0]), Data(header.prefix(6)), Data(header.prefix(3)), Data([0, 0])] {
+            try (whole + tail).write(to: URL(fileURLWithPath: path))
+            #expect(try TokenVault(path: path).droppedBytes == tail.count, "\(Array(tail))")
+        }
     }
 
     /// Each record's checksum is chained to the one before (the header's for the first),
@@ -200,21 +211,20 @@ struct VaultRecordDamageTests {
     /// A log that no longer holds what its index saw when the vault last closed has lost
     /// acknowledged values, even when what is left reads as whole records or as a torn
     /// tail: the vault refuses to start and changes neither file; deleting the index, as
-    /// the message says, goes on with what is left.
+    /// the message says, goes on with what is left. (A count raised with its checksum is
+    /// damage even before the index is asked: `aCountChangedWithItsChecksumIsRefusedWithoutAnIndex`.)
     @Test func aLogThatLostRecordsItsIndexSawIsRefused() throws {
         let path = TokenVaultTests.temporaryPath()
         defer { TokenVaultTests.removeVault(path) }
         let records = try Self.smallVault(at: path)
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let index = try Data(contentsOf: URL(fileURLWithPath: VaultIndex.path(forVault: path)))
-        var raisedCount = original
-        raisedCount[records[2].offset + 3] = 49
-        let newHeaderChecksum = CRC32.checksum(raisedCount[records[2].offset..<(records[2].offset + 4)])
-        withUnsafeBytes(of: newHeaderChecksum.bigEndian) { raisedCount.replaceSubrange((records[2].offset + 4)..<(records[2].offset + 8), with: $0) }
+        var lastZeroed = original
+        lastZeroed.replaceSubrange(records[4].offset..., with: Data(count: records[4].size))
         let cases: [(name: String, file: Data)] = [
             ("cut at a record's end", original.prefix(records[3].offset)),
             ("cut inside a record", original.prefix(records[3].offset + 18)),
-            ("a count and its checksum raised together", raisedCount),
+            ("the last record zeroed, as a crash would leave it", lastZeroed),
         ]
         for (name, file) in cases {
             try file.write(to: URL(fileURLWithPath: path))
@@ -249,5 +259,40 @@ struct VaultRecordDamageTests {
         #expect(try FileManager.default.attributesOfItem(atPath: victim)[.posixPermissions] as? Int == 0o644)
         let kind = try FileManager.default.attributesOfItem(atPath: VaultIndex.path(forVault: path))[.type] as? FileAttributeType
         #expect(kind == .typeRegular)
+    }
+
+    /// Without an index to compare with, a count raised together with its checksum, in a
+    /// record before the last, makes that record seem to run past the end of the file:
+    /// the header of the record after it, where the true count says, shows the damage.
+    @Test func aCountChangedWithItsChecksumIsRefusedWithoutAnIndex() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let records = try Self.smallVault(at: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for (record, raised) in [(records[2], UInt32(49)), (records[3], 1000), (records[0], 2)] {
+            var changed = bytes
+            withUnsafeBytes(of: raised.bigEndian) { changed.replaceSubrange(record.offset..<(record.offset + 4), with: $0) }
+            let checksum = CRC32.checksum(changed[record.offset..<(record.offset + 4)])
+            withUnsafeBytes(of: checksum.bigEndian) { changed.replaceSubrange((record.offset + 4)..<(record.offset + 8), with: $0) }
+            try? FileManager.default.removeItem(atPath: VaultIndex.path(forVault: path))
+            try changed.write(to: URL(fileURLWithPath: path))
+            let error = try #require(throws: VaultError.self, "count \(raised)") { try TokenVault(path: path) }
+            #expect(error == .damaged && error.detail == "byte \(record.offset)", "count \(raised)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == changed)
+        }
+    }
+
+    /// A refused start leaves the folder as it found it: a link at the index's name stays
+    /// a link, and no index is made.
+    @Test func aRefusedStartLeavesALinkAtTheIndexNameAlone() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        _ = try Self.smallVault(at: path)
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: path)) + Data("gggggggggggggg".utf8)
+        try damaged.write(to: URL(fileURLWithPath: path))
+        try FileManager.default.removeItem(atPath: VaultIndex.path(forVault: path))
+        try FileManager.default.createSymbolicLink(atPath: VaultIndex.path(forVault: path), withDestinationPath: "../elsewhere")
+        #expect(throws: VaultError.damaged) { try TokenVault(path: path) }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: VaultIndex.path(forVault: path)) == "../elsewhere")
     }
 }

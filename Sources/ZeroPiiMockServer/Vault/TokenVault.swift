@@ -35,6 +35,10 @@ public final class TokenVault: @unchecked Sendable {
     let state: Locked<State>
     /// Bytes of a torn last record dropped when the file was opened.
     public let droppedBytes: Int
+    /// Whether opening made the data file: a new vault, whose tokens differ from those of
+    /// any other. False for a vault in memory, and when another process made the file
+    /// first.
+    public let createdFile: Bool
     /// The permission bits the data file had when other users could read or change it;
     /// it is owner-only (0600) now. Nil when it was already, and for a vault in memory.
     public let tightenedFromMode: UInt16?
@@ -110,6 +114,7 @@ public final class TokenVault: @unchecked Sendable {
             key: try HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("zeropii-mock fingerprints".utf8), outputByteCount: 32))
         state = Locked(State(index: index, file: file))
         droppedBytes = file?.droppedBytes ?? 0
+        createdFile = file?.created ?? false
         tightenedFromMode = file?.tightenedFromMode
         indexRecovery = recovery
         self.indexUnwritable = indexUnwritable

@@ -17,6 +17,8 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
         case damaged
         case locked
         case recordsLost
+        case missingBesideIndex
+        case nameTooLong
     }
 
     private let code: Code
@@ -54,6 +56,10 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file holds fewer records than its index says it held when the vault last
     /// closed: records it acknowledged were cut off or replaced since.
     public static let recordsLost = VaultError(.recordsLost)
+    /// The file does not exist, but its index does: the vault was moved or deleted.
+    public static let missingBesideIndex = VaultError(.missingBesideIndex)
+    /// The file's name leaves no room for its index's names.
+    public static let nameTooLong = VaultError(.nameTooLong)
 
     static func cannotOpen(_ path: String, errno code: Int32) -> VaultError {
         VaultError(.cannotOpen, path: path, detail: String(cString: strerror(code)))
@@ -75,6 +81,12 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
         VaultError(.damaged, path: path, detail: "byte \(offset)")
     }
     static func locked(_ path: String) -> VaultError { VaultError(.locked, path: path) }
+    static func missingBesideIndex(_ path: String, index: String) -> VaultError {
+        VaultError(.missingBesideIndex, path: path, detail: index)
+    }
+    static func nameTooLong(_ path: String, limit: Int) -> VaultError {
+        VaultError(.nameTooLong, path: path, detail: "\(limit)")
+    }
     static func recordsLost(_ path: String, detail: String) -> VaultError {
         VaultError(.recordsLost, path: path, detail: detail)
     }
@@ -111,6 +123,14 @@ public struct VaultError: Error, Hashable, Sendable, CustomStringConvertible {
             return
                 "the vault file \(path) is damaged\(reason): a record before its end does not check, so it was left "
                 + "as it is; restore it from a backup, or move it away to start a new vault"
+        case .missingBesideIndex:
+            return
+                "the vault file \(path) does not exist, but its index \(detail ?? "") does: the vault was moved or deleted; "
+                + "put it back, or delete the index to start a new vault, in which every value gets a new token"
+        case .nameTooLong:
+            return
+                "the vault file name \(path) is too long: a vault's name may have at most \(detail ?? "?") bytes, "
+                + "which leaves room for its index's names"
         case .recordsLost:
             return
                 "the vault file \(path) has lost records\(reason): values it answered were cut off or replaced since it "

@@ -80,6 +80,8 @@ final class VaultFile: @unchecked Sendable {
     private(set) var position = Position.empty
     /// Set when a failed write could not be undone: the file may end in a torn record.
     private var broken = false
+    /// Whether opening made the file (a new vault, with a new key).
+    private(set) var created = false
     /// Bytes of a torn last record that ``recover(visiting:)`` dropped.
     private(set) var droppedBytes = 0
     /// The permission bits an existing file had when other users could read or change
@@ -94,7 +96,7 @@ final class VaultFile: @unchecked Sendable {
     static func open(
         path: String, system: any VaultFileSystem = SystemVaultFileSystem(), whenLocked: (@Sendable () -> Void)? = nil
     ) throws -> VaultFile {
-        let descriptor = try openOrCreate(path)
+        let (descriptor, created) = try openOrCreate(path)
         do {
             try lock(descriptor, path: path, whenLocked: whenLocked)
             // Only the header is read here, which every format lays out alike.
@@ -104,6 +106,7 @@ final class VaultFile: @unchecked Sendable {
             let file = VaultFile(
                 descriptor: descriptor, path: path, system: system, key: key, format: format, keyChecksum: load(header, at: 40))
             file.tightenedFromMode = try makeOwnerOnly(descriptor, path: path)
+            file.created = created
             return file
         } catch {
             close(descriptor)
@@ -167,6 +170,15 @@ final class VaultFile: @unchecked Sendable {
         }
         droppedBytes += max(0, fileSize - last.length)
         position = last
+    }
+
+    /// Reads every record through, to learn before anything else is written whether the
+    /// log can be used: throws what ``recover(reaching:visiting:)`` would, and changes
+    /// nothing.
+    func check() throws {
+        var reader = try VaultLogReader(descriptor: descriptor, path: path, system: system, format: format)
+        _ = try reader.readHeader(Self.headerSize)
+        while try reader.nextRecord() != nil {}
     }
 
     /// The file's size now.
@@ -240,21 +252,39 @@ final class VaultFile: @unchecked Sendable {
         #endif
     }
 
-    /// Opens the file, creating it whole first when it does not exist.
-    private static func openOrCreate(_ path: String) throws -> Int32 {
+    /// The longest name a vault file may have, in bytes: its index's names add up to 14
+    /// (`.index.growing`), and a file system allows 255.
+    static let longestName = 255 - ".index.growing".utf8.count
+
+    /// Opens the file, creating it whole first when it does not exist, and says whether
+    /// this call created it.
+    private static func openOrCreate(_ path: String) throws -> (descriptor: Int32, created: Bool) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard name.utf8.count <= longestName else { throw VaultError.nameTooLong(path, limit: longestName) }
+        var created = false
         while true {
             let descriptor = systemOpen(path, O_RDWR | O_APPEND)
-            if descriptor >= 0 { return descriptor }
+            if descriptor >= 0 { return (descriptor, created) }
             guard errno == ENOENT else { throw VaultError.cannotOpen(path, errno: errno) }
-            try create(path)
+            // An index without its vault: the vault was moved or deleted, and a new one
+            // would give every value another token. (A process that makes the vault links
+            // it before it makes the index, so the vault is there when its index is.)
+            if access(VaultIndex.path(forVault: path), F_OK) == 0 && access(path, F_OK) != 0 {
+                throw VaultError.missingBesideIndex(path, index: VaultIndex.path(forVault: path))
+            }
+            created = try create(path)
         }
     }
 
     /// Writes a new vault's header to a temporary file beside `path`, syncs it, and links
     /// it to `path`; `link` fails if `path` exists, so a vault another process created in
     /// the meantime is kept and used.
-    private static func create(_ path: String) throws {
-        let temporary = path + ".new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    /// - Returns: whether this call made the file (false when another process linked its
+    ///   own first).
+    private static func create(_ path: String) throws -> Bool {
+        // A short name of its own, so that a vault name of any allowed length fits.
+        let folder = FileSystemPath.folder(of: path)
+        let temporary = (folder.isEmpty ? "" : folder + "/") + ".zeropii-vault-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = systemOpen(temporary, O_RDWR | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else { throw VaultError.cannotOpen(path, errno: errno) }
         defer { unlink(temporary) }
@@ -268,8 +298,12 @@ final class VaultFile: @unchecked Sendable {
         let failure = errno
         close(descriptor)
         guard synced else { throw VaultError.cannotWrite(path, errno: written < 0 ? failure : EIO) }
-        if link(temporary, path) != 0 && errno != EEXIST { throw VaultError.cannotOpen(path, errno: errno) }
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { return false }
+            throw VaultError.cannotOpen(path, errno: errno)
+        }
         syncDirectory(of: path)
+        return true
     }
 
     /// How often, and how far apart, a held lock is tried again before the file is taken

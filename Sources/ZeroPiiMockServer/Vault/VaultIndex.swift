@@ -120,6 +120,9 @@ final class VaultIndex: FingerprintIndex {
             index = existing
             recovery = replayed == 0 ? .reused : .caughtUp(records: replayed)
         case .failure(let reason):
+            // The log is read through first, so that a log that cannot be used leaves the
+            // index's name as it found it (a file, a link, nothing).
+            try log.check()
             index = try build(path: path, log: log, system: system, cache: cache, options: options)
             do {
                 try log.recover { try index.add($0) }

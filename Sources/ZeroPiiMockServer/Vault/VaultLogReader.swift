@@ -13,10 +13,12 @@ import Darwin
 /// allocated but never filled); anything else is damage, which stops the vault.
 ///
 /// - Format 5 on, where a record's header (its count) has a CRC-32 of its own and the
-///   record's CRC-32 is chained to the one before: the tail is torn when fewer than 8
-///   bytes are left, when a header that checks claims more bytes than the file has, or
-///   when the bytes from the checksum that fails (the header's, or the record's at its
-///   end) to the end of the file are all zeros. A bit flipped anywhere in a record, the
+///   record's CRC-32 is chained to the one before: the tail is torn when the fewer than
+///   8 bytes left are zeros or the start of a header (a count of 1 to 1,000, then the
+///   start of its checksum), when a header that checks claims more bytes than the file
+///   has and no header that checks starts where a shorter record would have ended, or
+///   when the bytes from the checksum that fails (the header's, after a count of at most
+///   1,000, or the record's at its end) to the end of the file are all zeros. A bit flipped anywhere in a record, the
 ///   last included, leaves non-zero bytes there, so it is damage; so is a record removed,
 ///   repeated or moved, whose chained checksum no longer checks. Zeros a crash leaves
 ///   start at a sector boundary, and a checksum sits at a multiple of 4 bytes, so they
@@ -81,17 +83,27 @@ struct VaultLogReader {
     }
 
     private mutating func nextCheckedRecord() throws -> VaultFile.Record? {
-        guard try fill(8) else { return nil }
         let recordOffset = offset
+        guard try fill(8) else {
+            if buffer[start...].allSatisfy({ $0 == 0 }) || Self.mayBeginHeader(buffer[start...]) { return nil }
+            throw VaultError.damaged(path, offset: recordOffset)
+        }
         let count = Int(load(at: start))
         guard load(at: start + 4) == CRC32.checksum(buffer[start..<(start + 4)]), count > 0,
             count <= VaultFile.largestWrittenRecord
         else {
-            if try restIsZeros(after: 4) { return nil }
+            // A header cut inside its checksum: a count a write makes (or zeros), then zeros.
+            if count <= VaultFile.largestWrittenRecord, try restIsZeros(after: 4) { return nil }
             throw VaultError.damaged(path, offset: recordOffset)
         }
         let size = 8 + count * VaultFile.fingerprintSize + 4
-        guard try fill(size) else { return nil }
+        guard try fill(size) else {
+            // The file ends inside the record: a torn tail, unless a whole header follows
+            // where a record of fewer fingerprints would have ended (its count was changed,
+            // and its checksum with it).
+            if !headerFollows(upTo: count) { return nil }
+            throw VaultError.damaged(path, offset: recordOffset)
+        }
         let checksum = load(at: start + size - 4)
         guard checksum == CRC32.checksum(buffer[start..<(start + size - 4)], after: chainedTo) else {
             if try restIsZeros(after: size - 4) { return nil }
@@ -99,6 +111,41 @@ struct VaultLogReader {
         }
         chainedTo = checksum
         return take(size: size, count: count, fingerprintsAt: 8, checksum: checksum)
+    }
+
+    /// Whether the bytes left, fewer than a header's 8, can be the start of one: a count a
+    /// write makes, then the start of that count's checksum.
+    private static func mayBeginHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let bytes = Array(bytes)
+        var header: [UInt8] = []
+        if bytes.count >= 4 {
+            let count = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
+            guard (1...UInt32(VaultFile.largestWrittenRecord)).contains(count) else { return false }
+            header = Array(bytes[0..<4])
+            withUnsafeBytes(of: CRC32.checksum(header).bigEndian) { header.append(contentsOf: $0) }
+            return Array(header.prefix(bytes.count)) == bytes
+        }
+        // The first bytes of a big-endian count of at most 1,000 (0x000003E8).
+        return bytes.first.map { $0 == 0 } != false && (bytes.count < 2 || bytes[1] == 0) && (bytes.count < 3 || bytes[2] <= 3)
+    }
+
+    /// Whether, in the bytes left (all in the buffer), a header that checks starts where
+    /// a record of fewer than `count` fingerprints would end.
+    private func headerFollows(upTo count: Int) -> Bool {
+        let left = buffer.count - start
+        var fingerprints = 1
+        while fingerprints < count {
+            let next = 8 + fingerprints * VaultFile.fingerprintSize + 4
+            guard next + 8 <= left else { return false }
+            let nextCount = load(at: start + next)
+            if (1...UInt32(VaultFile.largestWrittenRecord)).contains(nextCount),
+                load(at: start + next + 4) == CRC32.checksum(buffer[(start + next)..<(start + next + 4)])
+            {
+                return true
+            }
+            fingerprints += 1
+        }
+        return false
     }
 
     private mutating func nextUncheckedRecord() throws -> VaultFile.Record? {
