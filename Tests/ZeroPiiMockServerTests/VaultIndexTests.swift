@@ -199,6 +199,11 @@ struct VaultIndexTests {
         #expect(mostPending == 3000)
         #expect(tablePages == [128, 256, 512, 512, 1024])
         #expect(vault.count == 100_000)
+        // Closing lets go of the memory; the vault object may live on.
+        vault.close()
+        let closed = try #require(vault.indexMemory)
+        #expect(closed.filterBytes == 64 && closed.pendingLimit == 1 && closed.pending == 0)
+        #expect(vault.count == 100_000)
     }
 
     /// A crash after the log's record was synced and before the index took it in: the

@@ -21,16 +21,15 @@ final class FingerprintFilter {
     private static let wordsPerBlock = 8
 
     let blockCount: Int
+    private let memory: MappedMemory
     private let words: UnsafeMutablePointer<UInt64>
 
     /// An empty filter for a table of `pageCount` pages.
     init(pageCount: Int) {
         blockCount = max(1, pageCount * Self.blocksPerPage)
-        words = .allocate(capacity: blockCount * Self.wordsPerBlock)
-        words.initialize(repeating: 0, count: blockCount * Self.wordsPerBlock)
+        memory = MappedMemory(byteCount: blockCount * Self.wordsPerBlock * 8)
+        words = memory.bytes.bindMemory(to: UInt64.self, capacity: blockCount * Self.wordsPerBlock)
     }
-
-    deinit { words.deallocate() }
 
     /// The filter's memory in bytes.
     var byteCount: Int { blockCount * Self.wordsPerBlock * 8 }

@@ -15,6 +15,7 @@ final class PendingFingerprints {
     let limit: Int
     /// The most fingerprints in ``recent`` before they are moved into the sorted array.
     let recentLimit: Int
+    private let memory: MappedMemory
     private let sorted: UnsafeMutablePointer<Fingerprint>
     private var sortedCount = 0
     private var recent = Set<Fingerprint>()
@@ -23,11 +24,10 @@ final class PendingFingerprints {
         precondition(limit > 0)
         self.limit = limit
         recentLimit = min(65_536, max(1, limit / 8))
-        // Not initialized: the pages the array does not reach yet take no memory.
-        sorted = .allocate(capacity: limit)
+        // The pages the array does not reach yet take no memory.
+        memory = MappedMemory(byteCount: limit * MemoryLayout<Fingerprint>.stride)
+        sorted = memory.bytes.bindMemory(to: Fingerprint.self, capacity: limit)
     }
-
-    deinit { sorted.deallocate() }
 
     var count: Int { sortedCount + recent.count }
     var isEmpty: Bool { count == 0 }

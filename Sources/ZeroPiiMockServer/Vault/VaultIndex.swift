@@ -40,9 +40,9 @@ final class VaultIndex: FingerprintIndex {
         /// Slot pages in a new table (255 slots each).
         var initialPageCount = 64
         /// Pages held in memory at most (4 KiB each), for lookups of values the vault
-        /// may have: 16 MiB. New values seldom read a page (the filter), so the cache
-        /// serves repeated values, and a larger one would only take memory.
-        var cachedPageLimit = 4096
+        /// may have: 4 MiB. New values seldom read a page (the filter), so the cache
+        /// serves repeated values, whose pages the system's file cache holds too.
+        var cachedPageLimit = 1024
         /// New fingerprints held in memory before they are merged into the table (16
         /// bytes each): 64 MiB. A merge writes nearly every page of a large table, so the
         /// bytes written for each new value are the table's size over this; at 20 million
@@ -82,9 +82,9 @@ final class VaultIndex: FingerprintIndex {
     private let path: String
     private let system: any VaultFileSystem
     private var file: VaultIndexFile
-    private let cache: VaultIndexPageCache
+    private var cache: VaultIndexPageCache
     private var filter: FingerprintFilter
-    private let pending: PendingFingerprints
+    private var pending: PendingFingerprints
     private var pageCount: Int
     /// Fingerprints in the table's slots.
     private var storedCount: Int
@@ -94,6 +94,8 @@ final class VaultIndex: FingerprintIndex {
     /// Set when a read or write of the index failed, or the index was closed: it may not
     /// match the log any more, so every later call fails, and the next start repairs it.
     private var failure: VaultError?
+    /// ``count`` as it was when the index was closed, which let go of its memory.
+    private var countWhenClosed: Int?
 
     private init(path: String, system: any VaultFileSystem, file: VaultIndexFile, cache: VaultIndexPageCache, options: Options) {
         self.path = path
@@ -108,7 +110,7 @@ final class VaultIndex: FingerprintIndex {
     }
 
     /// How many distinct fingerprints the index holds, pending ones included.
-    var count: Int { storedCount + pending.count + (holdsZeroFingerprint ? 1 : 0) }
+    var count: Int { countWhenClosed ?? storedCount + pending.count + (holdsZeroFingerprint ? 1 : 0) }
 
     /// The index file's name for the vault file `vaultPath`.
     static func path(forVault vaultPath: String) -> String { vaultPath + ".index" }
@@ -297,6 +299,9 @@ final class VaultIndex: FingerprintIndex {
         var header = VaultIndexHeader(vaultKeyChecksum: file.header.vaultKeyChecksum, pageCount: newPageCount)
         let growingPath = path + ".growing"
         var grown: VaultIndexFile?
+        // The old filter goes first, so that two are not held at once: growing reads the
+        // table, and a failed growth fails the index.
+        filter = FingerprintFilter(pageCount: 0)
         let newFilter = FingerprintFilter(pageCount: newPageCount)
         let writer: VaultIndexTableWriter
         do {
@@ -356,10 +361,13 @@ final class VaultIndex: FingerprintIndex {
         abandon()
     }
 
-    /// Closes without writing anything: what a crash leaves on disk.
+    /// Closes without writing anything (what a crash leaves on disk), and lets go of the
+    /// index's memory, since the vault that holds it may live on after it is closed.
     func abandon() {
-        cache.discard()
-        pending.removeAll()
+        countWhenClosed = countWhenClosed ?? count
+        cache = VaultIndexPageCache(limit: 1)
+        pending = PendingFingerprints(limit: 1)
+        filter = FingerprintFilter(pageCount: 0)
         file.close()
         failure = failure ?? VaultError.cannotWrite(path, errno: EBADF)
     }

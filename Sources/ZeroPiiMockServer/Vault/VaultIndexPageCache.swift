@@ -8,6 +8,7 @@
 /// those it wrote, so a held page is always what the file has.
 final class VaultIndexPageCache {
     let limit: Int
+    private let memory: MappedMemory
     private let frames: UnsafeMutableRawPointer
     private var pageInFrame: [Int] = []
     private var frameOfPage: [Int: Int] = [:]
@@ -19,11 +20,10 @@ final class VaultIndexPageCache {
     init(limit: Int) {
         precondition(limit > 0)
         self.limit = limit
-        frames = UnsafeMutableRawPointer.allocate(byteCount: limit * VaultIndexFile.pageSize, alignment: VaultIndexFile.pageSize)
+        memory = MappedMemory(byteCount: limit * VaultIndexFile.pageSize)
+        frames = memory.bytes
         frameOfPage.reserveCapacity(limit)
     }
-
-    deinit { frames.deallocate() }
 
     /// How many pages are held now; never more than ``limit``.
     var heldPageCount: Int { frameOfPage.count }
