@@ -20,8 +20,9 @@ import Darwin
 /// - New fingerprints wait in memory (``PendingFingerprints``, where lookups see them)
 ///   and are merged into the table in one pass from its first page to its last
 ///   (``VaultIndexTableWriter``) when ``Options/pendingLimit`` of them have come, or the
-///   table grows (growing merges them into the new table as it is written). Each page is
-///   then read and written once for every many values, not once for each.
+///   table grows (growing merges them into the new table as it is written). A page is
+///   then read and written once a merge, for all the values that land in it, not once a
+///   value.
 /// - The page cache (``VaultIndexPageCache``) only holds pages for lookups of values the
 ///   filter may have (repeats), and is never written back.
 ///
