@@ -115,6 +115,34 @@ struct VaultIndexMergeTests {
         #expect(try !Self.randomFingerprints(1_000, seed: 6).contains(where: reopened.contains))
     }
 
+    /// Fingerprints whose probe runs past the end of the last chunk a merge reads go on
+    /// in the next page, where lookups probe for them, also when no fingerprint has its
+    /// home in that chunk.
+    @Test func probesPastAChunksEndGoOnInTheNextPage() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let log = try VaultFile.open(path: path)
+        let options = VaultIndex.Options(initialPageCount: 128, cachedPageLimit: 2, pendingLimit: 1_000)
+        let (index, _) = try VaultIndex.open(beside: log, system: SystemVaultFileSystem(), options: options)
+        #expect(VaultIndexTableWriter.chunkPageCount == 64)
+        // 400 homes in page 63, the last of the first chunk: 145 run into page 64.
+        var generator = SplitMix64(seed: 9)
+        let pageWidth = UInt64.max / 128
+        let atTheChunksEnd = (0..<400).map { _ in
+            Fingerprint(high: UInt64.random(in: (pageWidth * 63 + 1)...(pageWidth * 64 - 1), using: &generator), low: generator.next())
+        }
+        try index.reserveCapacity(adding: 400, loggedUpTo: log.position)
+        for fingerprint in atTheChunksEnd { try index.insert(fingerprint) }
+        try index.checkpoint(covering: log.position)
+        #expect(index.tablePageCount == 128 && index.pendingCount == 0)
+        #expect(try atTheChunksEnd.allSatisfy(index.contains))
+        index.close(covering: log.position)
+        let (reopened, recovery) = try VaultIndex.open(beside: log, system: SystemVaultFileSystem(), options: options)
+        #expect(recovery == .reused && reopened.count == 400)
+        #expect(try atTheChunksEnd.allSatisfy(reopened.contains))
+        reopened.close(covering: log.position)
+    }
+
     /// Fingerprints whose probe runs past the table's last page go on from the first, in
     /// a merge and when the table grows.
     @Test func probesPastTheLastPageWrapAround() throws {

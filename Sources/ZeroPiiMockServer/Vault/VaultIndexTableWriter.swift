@@ -8,11 +8,12 @@
 ///
 /// Linear probing runs past a chunk's end: a fingerprint that finds no empty slot
 /// before it is carried to the start of the next chunk, which is what the probe does.
-/// Two cases break the order, and are put in one page at a time after the pass (each
-/// is rare, and the table stays correct whatever order slots are filled in): a probe
-/// that runs past the table's last page goes on from the first, and a fingerprint that
-/// comes after the pass has left its home (when growing reads the old table, which is
-/// in order only to within a chunk).
+/// What is carried past the last chunk the pass reads, and two cases that break the
+/// order, are put in one page at a time after the pass (each is rare, and the table
+/// stays correct whatever order slots are filled in): a probe that runs past the
+/// table's last page goes on from the first, and a fingerprint that comes after the
+/// pass has left its home (when growing reads the old table, which is in order only to
+/// within a chunk).
 final class VaultIndexTableWriter {
     static let chunkPageCount = 64
 
@@ -59,11 +60,13 @@ final class VaultIndexTableWriter {
         if !place(fingerprint, fromSlot: home - chunkStart * VaultIndexFile.slotsPerPage) { carried.append(fingerprint) }
     }
 
-    /// Writes the last chunk, then puts in what came out of order.
+    /// Writes the last chunk, then puts in what ran past its end (from the next page on,
+    /// or the first after the table's last) and what came out of order.
     func finish() throws {
         if chunkLength > 0 { try writeChunk() }
+        let nextPage = chunkStart + chunkLength == pageCount ? 0 : chunkStart + chunkLength
         chunkLength = 0
-        let remaining = carried.map { (fingerprint: $0, fromSlot: 0) } + outOfOrder
+        let remaining = carried.map { (fingerprint: $0, fromSlot: nextPage * VaultIndexFile.slotsPerPage) } + outOfOrder
         carried = []
         outOfOrder = []
         var heldPage = -1
