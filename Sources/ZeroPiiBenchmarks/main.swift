@@ -1,11 +1,12 @@
 import Foundation
 import ZeroPiiCrypto
 
-/// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS]] [sdk] [sdk-cpu [single|batch]] [vault]`: prints figures
+/// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS...]] [sdk] [sdk-cpu [single|batch]] [vault]`: prints figures
 /// for the crypto building blocks, for the v1 envelope per request (beside OpenSSL's, in
-/// the same run), for end-to-end CSV tokenization (default 1,000,000 rows), for the SDK's own
-/// cost per request and coalescing (`SDKBenchmark`; `sdk-cpu` is its part (a) alone, to
-/// run under `perf record`, and `sdk-cpu single` or `sdk-cpu batch` one row of it), and for the mock server's work per value (`VaultBenchmark`).
+/// the same run), for end-to-end CSV tokenization (default 1,000,000 rows; several row
+/// counts are run in turn and compared), for the SDK's own cost per request and
+/// coalescing (`SDKBenchmark`; `sdk-cpu` is its part (a) alone, to run under `perf record`,
+/// and `sdk-cpu single` or `sdk-cpu batch` one row of it), and for the mock server's work per value (`VaultBenchmark`).
 /// Build with `-c release`; debug builds are an order of magnitude slower.
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.isEmpty { arguments = ["crypto"] }
@@ -23,12 +24,12 @@ while !arguments.isEmpty {
         }
         EnvelopeBenchmark.run(sizes: sizes.isEmpty ? EnvelopeBenchmark.sizes : sizes)
     case "csv":
-        var rows = 1_000_000
-        if let first = arguments.first, let count = Int(first) {
-            rows = count
+        var rowCounts: [Int] = []
+        while let first = arguments.first, let count = Int(first) {
+            rowCounts.append(count)
             arguments.removeFirst()
         }
-        await CSVBenchmark.run(rows: rows)
+        await CSVBenchmark.run(rowCounts: rowCounts.isEmpty ? [1_000_000] : rowCounts)
     case "sdk":
         await SDKBenchmark.run()
     case "sdk-cpu":
@@ -42,7 +43,9 @@ while !arguments.isEmpty {
         VaultBenchmark.run()
     default:
         FileHandle.standardError.write(
-            Data("unknown benchmark suite '\(suite)'; available: crypto, envelope [BYTES...], csv [ROWS], sdk, sdk-cpu [single|batch], vault\n".utf8))
+            Data(
+                "unknown benchmark suite '\(suite)'; available: crypto, envelope [BYTES...], csv [ROWS...], sdk, sdk-cpu [single|batch], vault\n".utf8
+            ))
         exit(2)
     }
 }

@@ -4,12 +4,12 @@ import ZeroPiiTestHelpers
 
 @testable import ZeroPiiMockServer
 
-/// The vault's on-disk index: it agrees with the log, survives growth, is repaired or
-/// rebuilt from the log at open, and keeps a bounded number of pages in memory.
+/// The vault's on-disk index: it agrees with the log, survives growth and merges, is
+/// repaired or rebuilt from the log at open, and keeps its memory within its bounds.
 struct VaultIndexTests {
-    /// Small sizes, so that a few thousand values make the table grow and pages get
-    /// evicted and written back.
-    static let small = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 8)
+    /// Small sizes, so that a few thousand values make the table grow, pending
+    /// fingerprints get merged and pages get evicted.
+    static let small = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 8, pendingLimit: 1000)
 
     static func values(_ range: Range<Int>) -> [String] { range.map { "user\($0)@example.com" } }
 
@@ -47,8 +47,9 @@ struct VaultIndexTests {
         #expect(vault.count == 20_000)
         vault.close()
 
+        // The last merge left two records of 500 pending, which the log gives back.
         let reopened = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: Self.small)
-        #expect(reopened.indexRecovery == .reused)
+        #expect(reopened.indexRecovery == .caughtUp(records: 2))
         #expect(reopened.count == 20_000)
         let again = try Self.fill(reopened, Self.values(0..<20_100))
         #expect(again.prefix(20_000).allSatisfy { $0.exists && !$0.newlyCreated })
@@ -120,6 +121,7 @@ struct VaultIndexTests {
         #expect(after.prefix(3000).allSatisfy { $0.exists && !$0.newlyCreated })
         #expect(after.prefix(3000).map(\.token) == before.map(\.token))
         #expect(after[3000].newlyCreated)
+        try reopened.checkpointIndex()
         reopened.close()
         let third = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: Self.small)
         #expect(third.indexRecovery == .reused)
@@ -133,7 +135,10 @@ struct VaultIndexTests {
         let path = TokenVaultTests.temporaryPath()
         defer { TokenVaultTests.removeVault(path) }
         _ = try TokenVault(path: path).tokenize(["first"])
-        _ = try TokenVault(path: path).tokenize(["second"])
+        let second = try TokenVault(path: path)
+        _ = try second.tokenize(["second"])
+        try second.checkpointIndex()
+        second.close()
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes.replaceSubrange((bytes.count - 10)..., with: Data(count: 10))
         try bytes.write(to: URL(fileURLWithPath: path))
@@ -146,7 +151,7 @@ struct VaultIndexTests {
     @Test(.skippedUnderThreadSanitizer) func growingKeepsEveryEntry() throws {
         let path = TokenVaultTests.temporaryPath()
         defer { TokenVaultTests.removeVault(path) }
-        let options = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 16)
+        let options = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 16, pendingLimit: 5000)
         let vault = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
         let values = Self.values(0..<200_000)
         #expect(try Self.record(vault, values).allSatisfy { $0 })
@@ -154,29 +159,50 @@ struct VaultIndexTests {
         #expect(figures.tablePages == 2048)  // 200,000 at most 70% of 255 slots a page, doubled from 1
         #expect(figures.heldPages <= 16)
         #expect(try Self.record(vault, values).allSatisfy { !$0 })
+        #expect(values.allSatisfy { vault.indexFilterMayContain($0) })
+        try vault.checkpointIndex()
         vault.close()
         let reopened = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
         #expect(reopened.indexRecovery == .reused)
+        #expect(values.allSatisfy { reopened.indexFilterMayContain($0) })
         #expect(reopened.count == 200_000)
         #expect(try Self.record(reopened, values + ["one more"]) == Array(repeating: false, count: 200_000) + [true])
     }
 
-    /// The pages held in memory stay at their bound however many values come in.
-    @Test func thePagesInMemoryStayAtTheirBound() throws {
+    /// The index's memory stays within its bounds however many values come in: the pages
+    /// held (filled by lookups of values the vault has), the pending fingerprints, and
+    /// the filter, which follows the table's size (256 bytes a page).
+    @Test func theIndexsMemoryStaysWithinItsBounds() throws {
         let path = TokenVaultTests.temporaryPath()
         defer { TokenVaultTests.removeVault(path) }
-        let options = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 32)
+        let options = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 32, pendingLimit: 3000)
         let vault = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
         var held: [Int] = []
         var tablePages: [Int] = []
+        var mostPending = 0
         for round in 0..<5 {
-            _ = try Self.record(vault, Self.values((round * 20_000)..<((round + 1) * 20_000)))
+            let values = Self.values((round * 20_000)..<((round + 1) * 20_000))
+            var start = 0
+            while start < values.count {
+                _ = try vault.record(Array(values[start..<(start + 500)]))
+                mostPending = max(mostPending, try #require(vault.indexMemory).pending)
+                start += 500
+            }
+            #expect(try Self.record(vault, values).allSatisfy { !$0 })
             let figures = try #require(vault.indexFigures)
             held.append(figures.heldPages)
             tablePages.append(figures.tablePages)
+            let memory = try #require(vault.indexMemory)
+            #expect(memory.filterBytes == 256 * figures.tablePages)
         }
         #expect(held == [32, 32, 32, 32, 32])
-        #expect(tablePages.last! >= 16 * 32)
+        #expect(mostPending == 3000)
+        #expect(tablePages == [128, 256, 512, 512, 1024])
+        #expect(vault.count == 100_000)
+        // Closing lets go of the memory; the vault object may live on.
+        vault.close()
+        let closed = try #require(vault.indexMemory)
+        #expect(closed.filterBytes == 64 && closed.pendingLimit == 1 && closed.pending == 0)
         #expect(vault.count == 100_000)
     }
 
@@ -201,21 +227,46 @@ struct VaultIndexTests {
         #expect(after[2].token == reopened.token(for: "c@example.com"))
     }
 
-    /// A crash after changed pages had been written back (the header then says the file
-    /// is not clean): the index is rebuilt from the log.
-    @Test func aCrashAfterPagesWereWrittenBackRebuildsTheIndex() throws {
+    /// A crash in the middle of a merge, after the header was marked not clean and before
+    /// the checkpoint (here the sync after that mark fails, which fails the index, so that
+    /// closing writes nothing more): the index is rebuilt from the log, with every value
+    /// that was answered.
+    @Test func aCrashInTheMiddleOfAMergeRebuildsTheIndex() throws {
         let path = TokenVaultTests.temporaryPath()
         defer { TokenVaultTests.removeVault(path) }
-        let options = VaultIndex.Options(initialPageCount: 64, cachedPageLimit: 2)
-        let vault = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
+        let system = InjectedFileSystem()
+        let options = VaultIndex.Options(initialPageCount: 64, cachedPageLimit: 2, pendingLimit: 1000)
+        let vault = try TokenVault(path: path, system: system, indexOptions: options)
         _ = try Self.fill(vault, Self.values(0..<5000))
+        system.failNextSync = true
+        #expect(throws: VaultError.cannotWrite) { try vault.tokenize(Self.values(5000..<5500)) }
+        #expect(throws: VaultError.cannotWrite) { try vault.tokenize(Self.values(5000..<5010)) }
+        vault.close()
+        let reopened = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
+        #expect(reopened.indexRecovery == .rebuilt(.notClosedCleanly))
+        #expect(reopened.count == 5000)
+        #expect(try Self.fill(reopened, Self.values(0..<5001)).map(\.exists) == Array(repeating: true, count: 5000) + [false])
+    }
+
+    /// A crash with fingerprints pending (recorded in the log, not yet merged into the
+    /// table): the index on disk is the last checkpoint's, and the next open replays the
+    /// records after it, so nothing answered is lost.
+    @Test func aCrashWithPendingFingerprintsLosesNothing() throws {
+        let path = TokenVaultTests.temporaryPath()
+        defer { TokenVaultTests.removeVault(path) }
+        let options = VaultIndex.Options(initialPageCount: 1, cachedPageLimit: 4, pendingLimit: 1000)
+        let vault = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
+        let answered = try Self.fill(vault, Self.values(0..<5000))
+        #expect(try #require(vault.indexMemory).pending == 500)  // the last record; the one before it was merged
         #expect(throws: VaultError.cannotWrite) {
             try vault.tokenizeStoppingAfterLogWrite(Self.values(5000..<5010))
         }
         let reopened = try TokenVault(path: path, system: SystemVaultFileSystem(), indexOptions: options)
-        #expect(reopened.indexRecovery == .rebuilt(.notClosedCleanly))
+        #expect(reopened.indexRecovery == .caughtUp(records: 2))
         #expect(reopened.count == 5010)
-        #expect(try Self.fill(reopened, Self.values(0..<5011)).map(\.exists) == Array(repeating: true, count: 5010) + [false])
+        let after = try Self.fill(reopened, Self.values(0..<5011))
+        #expect(after.map(\.exists) == Array(repeating: true, count: 5010) + [false])
+        #expect(after.prefix(5000).map(\.token) == answered.map(\.token))
     }
 
     /// A table half built when a crash came while growing is removed; the old one is
@@ -227,7 +278,7 @@ struct VaultIndexTests {
         let growing = Self.indexPath(path) + ".growing"
         try Data(repeating: 7, count: 9000).write(to: URL(fileURLWithPath: growing))
         let reopened = try TokenVault(path: path)
-        #expect(reopened.indexRecovery == .reused)
+        #expect(reopened.indexRecovery == .caughtUp(records: 1))
         #expect(!FileManager.default.fileExists(atPath: growing))
         #expect(try reopened.tokenize(["kept"])[0].exists)
     }

@@ -3,7 +3,10 @@
 ///
 /// On disk (the log's records and the index's slots) a fingerprint is its 16 bytes in
 /// order, `high` then `low`, big-endian.
-struct Fingerprint: Hashable, Sendable {
+///
+/// Fingerprints are ordered by `high`, then `low`: the order of their home slots in
+/// ``VaultIndex``'s table, whatever its size.
+struct Fingerprint: Hashable, Comparable, Sendable {
     let high: UInt64
     let low: UInt64
 
@@ -31,6 +34,16 @@ struct Fingerprint: Hashable, Sendable {
     func store(at pointer: UnsafeMutableRawPointer) {
         pointer.storeBytes(of: high.bigEndian, as: UInt64.self)
         pointer.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
+    }
+
+    static func < (left: Fingerprint, right: Fingerprint) -> Bool {
+        left.high != right.high ? left.high < right.high : left.low < right.low
+    }
+
+    /// The slot where the search for this fingerprint starts in a table of `slotCount`
+    /// slots: `high` scaled to the table, so that slots are in fingerprint order.
+    func homeSlot(amongSlots slotCount: Int) -> Int {
+        Int(high.multipliedFullWidth(by: UInt64(slotCount)).high)
     }
 
     func append(to bytes: inout [UInt8]) {

@@ -5,34 +5,52 @@ import Darwin
 #endif
 
 /// The fingerprints of a vault file's values, in a hash table on disk beside it
-/// (`<vault>.index`), with a bounded number of its pages in memory: the vault's memory
-/// stays the same at ten values or ten million.
+/// (`<vault>.index`), with a bounded part of it in memory: the vault's memory stays the
+/// same at ten values or ten million, but for a filter of about two bytes a value.
 ///
 /// The table is open addressing with linear probing: a fingerprint's home slot is its
 /// first 64 bits scaled to the number of slots (so slots are in fingerprint order, and
-/// doubling the table maps slot `i` near slot `2i`: growing reads the old table and
-/// writes the new one front to back), and it goes in the first empty slot from there.
-/// When an insert would take the table past ``maximumLoadPercent`` full, a table twice
-/// as large is built in `<vault>.index.growing` and renamed over the old one.
+/// doubling the table maps slot `i` near slot `2i`), and it goes in the first empty slot
+/// from there. When an insert would take the table past ``maximumLoadPercent`` full, a
+/// table twice as large is built in `<vault>.index.growing` and renamed over the old one.
+///
+/// Three things keep the cost of a new value flat as the table outgrows memory:
+/// - A lookup asks ``FingerprintFilter`` first, which says no, without reading a page,
+///   for nearly every value the vault has not seen.
+/// - New fingerprints wait in memory (``PendingFingerprints``, where lookups see them)
+///   and are merged into the table in one pass from its first page to its last
+///   (``VaultIndexTableWriter``) when ``Options/pendingLimit`` of them have come, or the
+///   table grows (growing merges them into the new table as it is written). A page is
+///   then read and written once a merge, for all the values that land in it, not once a
+///   value.
+/// - The page cache (``VaultIndexPageCache``) only holds pages for lookups of values the
+///   filter may have (repeats), and is never written back.
 ///
 /// The log stays the source of truth. A record is written and synced to the log before
-/// its fingerprints go into the index, and the index is written back lazily, so it can
-/// lag the log; its header records the log position it covers. At start
-/// (``open(beside:system:options:)``) an index that closed cleanly and covers a prefix of
-/// the log has the records after that prefix replayed into it; one that is missing,
-/// from another vault, not closed cleanly (a crash after pages were written back) or
-/// damaged is rebuilt from the log. A clean index that covers more than the log holds
+/// its fingerprints go into the index. The file is written only by a merge or growth,
+/// each followed by a checkpoint, which records durably the log position the table then
+/// holds; fingerprints still pending when the vault closes are not merged (the log has
+/// them). At start (``open(beside:system:options:)``) an index that was checkpointed and
+/// covers a prefix of the log has the records after that prefix replayed into it, which
+/// is how pending fingerprints come back after a close or a crash; one that is missing,
+/// from another vault, not closed cleanly (a crash in the middle of a merge or growth)
+/// or damaged is rebuilt from the log. A clean index that covers more than the log holds
 /// means the log lost acknowledged records: the vault refuses to start
 /// (``VaultError/recordsLost``).
 final class VaultIndex: FingerprintIndex {
-    /// Sizes, which tests make small to exercise growth and eviction.
+    /// Sizes, which tests make small to exercise growth, merges and eviction.
     struct Options: Sendable {
         /// Slot pages in a new table (255 slots each).
         var initialPageCount = 64
-        /// Pages held in memory at most (4 KiB each): 64 MiB, the whole table of about
-        /// 2.9 million values. Past that, nearly every new value costs a page read and a
-        /// write-back, which took a tenth of a million-row run's CPU with 16 MiB.
-        var cachedPageLimit = 16384
+        /// Pages held in memory at most (4 KiB each), for lookups of values the vault
+        /// may have: 4 MiB. New values seldom read a page (the filter), so the cache
+        /// serves repeated values, whose pages the system's file cache holds too.
+        var cachedPageLimit = 1024
+        /// New fingerprints held in memory before they are merged into the table (16
+        /// bytes each): 64 MiB. A merge writes nearly every page of a large table, so the
+        /// bytes written for each new value are the table's size over this; at 20 million
+        /// values (a 512 MiB table) that is 128 bytes a value.
+        var pendingLimit = 4_194_304
 
         static let standard = Options()
     }
@@ -65,24 +83,35 @@ final class VaultIndex: FingerprintIndex {
     private let path: String
     private let system: any VaultFileSystem
     private var file: VaultIndexFile
-    private let cache: VaultIndexPageCache
+    private var cache: VaultIndexPageCache
+    private var filter: FingerprintFilter
+    private var pending: PendingFingerprints
     private var pageCount: Int
-    private(set) var count: Int
-    /// The all-zero fingerprint cannot sit in a slot (zeros mark an empty one).
+    /// Fingerprints in the table's slots.
+    private var storedCount: Int
+    /// The all-zero fingerprint cannot sit in a slot (zeros mark an empty one); it is not
+    /// pending either, but recorded here at once.
     private var holdsZeroFingerprint: Bool
     /// Set when a read or write of the index failed, or the index was closed: it may not
     /// match the log any more, so every later call fails, and the next start repairs it.
     private var failure: VaultError?
+    /// ``count`` as it was when the index was closed, which let go of its memory.
+    private var countWhenClosed: Int?
 
-    private init(path: String, system: any VaultFileSystem, file: VaultIndexFile, cache: VaultIndexPageCache) {
+    private init(path: String, system: any VaultFileSystem, file: VaultIndexFile, cache: VaultIndexPageCache, options: Options) {
         self.path = path
         self.system = system
         self.file = file
         self.cache = cache
         pageCount = file.header.pageCount
-        count = file.header.count
         holdsZeroFingerprint = file.header.holdsZeroFingerprint
+        storedCount = file.header.count - (holdsZeroFingerprint ? 1 : 0)
+        filter = FingerprintFilter(pageCount: pageCount)
+        pending = PendingFingerprints(limit: options.pendingLimit)
     }
+
+    /// How many distinct fingerprints the index holds, pending ones included.
+    var count: Int { countWhenClosed ?? storedCount + pending.count + (holdsZeroFingerprint ? 1 : 0) }
 
     /// The index file's name for the vault file `vaultPath`.
     static func path(forVault vaultPath: String) -> String { vaultPath + ".index" }
@@ -100,7 +129,7 @@ final class VaultIndex: FingerprintIndex {
         let cache = VaultIndexPageCache(limit: options.cachedPageLimit)
         let index: VaultIndex
         let recovery: Recovery
-        switch openExisting(path: path, log: log, system: system, cache: cache) {
+        switch openExisting(path: path, log: log, system: system, cache: cache, options: options) {
         case .success(let existing):
             // The log must still hold what the index covers (else `recover` throws
             // `recordsLost`, and both files are left as they are); the records after it
@@ -134,23 +163,30 @@ final class VaultIndex: FingerprintIndex {
             }
             recovery = .rebuilt(reason)
         }
-        try index.checkpoint(covering: log.position)
+        // Pending fingerprints stay pending: the checkpoint on disk covers the log up to
+        // where the table holds it, and the records after that are replayed again at
+        // the next start.
+        if index.pending.isEmpty { try index.recordCheckpoint(covering: log.position) }
         return (index, recovery)
     }
 
     /// The index file at `path` if it can be used as it is: this vault's, closed cleanly,
-    /// every page intact and as many fingerprints as its header says.
+    /// every page intact and as many fingerprints as its header says. Its filter is
+    /// built on the way, from the fingerprints read to count them.
     private static func openExisting(
-        path: String, log: VaultFile, system: any VaultFileSystem, cache: VaultIndexPageCache
+        path: String, log: VaultFile, system: any VaultFileSystem, cache: VaultIndexPageCache, options: Options
     ) -> Result<VaultIndex, RebuildReason> {
         do {
             let file = try VaultIndexFile.open(path: path, system: system)
             guard file.header.vaultKeyChecksum == log.keyChecksum else { throw RebuildReason.otherVault }
             guard file.header.isClean else { throw RebuildReason.notClosedCleanly }
-            let index = VaultIndex(path: path, system: system, file: file, cache: cache)
+            let index = VaultIndex(path: path, system: system, file: file, cache: cache, options: options)
             var stored = 0
-            try index.forEachStoredFingerprint { _ in stored += 1 }
-            guard stored + (index.holdsZeroFingerprint ? 1 : 0) == index.count else { throw RebuildReason.wrongCount }
+            try index.forEachStoredFingerprint { fingerprint, _ in
+                stored += 1
+                index.filter.insert(fingerprint)
+            }
+            guard stored == index.storedCount else { throw RebuildReason.wrongCount }
             return .success(index)
         } catch let reason as RebuildReason {
             return .failure(reason)
@@ -161,7 +197,8 @@ final class VaultIndex: FingerprintIndex {
         }
     }
 
-    /// An empty index at `path`, large enough for every fingerprint the log could hold.
+    /// An empty index at `path`, large enough for every fingerprint the log could hold,
+    /// checkpointed as covering none of it.
     private static func build(
         path: String, log: VaultFile, system: any VaultFileSystem, cache: VaultIndexPageCache, options: Options
     ) throws -> VaultIndex {
@@ -169,7 +206,9 @@ final class VaultIndex: FingerprintIndex {
         let pages = pageCount(for: most, atLeast: options.initialPageCount)
         let header = VaultIndexHeader(vaultKeyChecksum: log.keyChecksum, pageCount: pages)
         let file = try VaultIndexFile.create(path: path, system: system, header: header)
-        return VaultIndex(path: path, system: system, file: file, cache: cache)
+        let index = VaultIndex(path: path, system: system, file: file, cache: cache, options: options)
+        try index.recordCheckpoint(covering: .empty)
+        return index
     }
 
     /// The fewest pages, `minimum` doubled some number of times, that hold `count`
@@ -193,43 +232,51 @@ final class VaultIndex: FingerprintIndex {
     func contains(_ fingerprint: Fingerprint) throws -> Bool {
         if let failure { throw failure }
         if fingerprint.isZero { return holdsZeroFingerprint }
-        return try guarded { try probe(fingerprint, inserting: false) }
+        guard filter.mayContain(fingerprint) else { return false }
+        if pending.contains(fingerprint) { return true }
+        return try guarded { try isStored(fingerprint) }
     }
 
+    /// Adds a fingerprint that ``contains(_:)`` said is absent. It waits in memory until
+    /// the next merge; if the pending fingerprints are at their bound (only when one
+    /// call brings more than ``reserveCapacity(adding:loggedUpTo:)`` made room for),
+    /// they are merged first, and the checkpoint after it waits for the next merge.
     func insert(_ fingerprint: Fingerprint) throws {
         if let failure { throw failure }
         if fingerprint.isZero {
-            if !holdsZeroFingerprint { count += 1 }
             holdsZeroFingerprint = true
             return
         }
-        if try !guarded({ try probe(fingerprint, inserting: true) }) { count += 1 }
+        if pending.count >= pending.limit { try guarded { try merge(covering: nil) } }
+        pending.insert(fingerprint)
+        filter.insert(fingerprint)
     }
 
+    /// Grows the table when `additional` more fingerprints would take it past the load
+    /// bound, and otherwise merges the pending fingerprints when they would pass their
+    /// bound. Either is checkpointed as covering the log up to `position`, which is
+    /// exactly what the index holds at this point.
     func reserveCapacity(adding additional: Int, loggedUpTo position: VaultFile.Position) throws {
         if let failure { throw failure }
         let needed = Self.pageCount(for: count + additional, atLeast: pageCount)
-        if needed > pageCount { try guarded { try grow(to: needed, covering: position) } }
+        if needed > pageCount {
+            try guarded { try grow(to: needed, covering: position) }
+        } else if pending.count + additional > pending.limit {
+            try guarded { try merge(covering: position) }
+        }
     }
 
-    /// Whether `fingerprint` is in the table; when it is not and `inserting` is set, it is
-    /// put in the empty slot where the search ended.
-    private func probe(_ fingerprint: Fingerprint, inserting: Bool) throws -> Bool {
+    /// Whether `fingerprint` is in the table (not counting pending ones).
+    private func isStored(_ fingerprint: Fingerprint) throws -> Bool {
         let slotsPerPage = VaultIndexFile.slotsPerPage
-        let home = Int(fingerprint.high.multipliedFullWidth(by: UInt64(pageCount * slotsPerPage)).high)
+        let home = fingerprint.homeSlot(amongSlots: pageCount * slotsPerPage)
         var page = home / slotsPerPage
         var slot = home % slotsPerPage
         while true {
-            let (bytes, frame) = try cache.page(page, of: file)
+            let bytes = try cache.page(page, of: file)
             while slot < slotsPerPage {
                 let stored = Fingerprint(bytesAt: bytes + slot * VaultIndexFile.slotSize)
-                if stored.isZero {
-                    if inserting {
-                        fingerprint.store(at: bytes + slot * VaultIndexFile.slotSize)
-                        cache.markChanged(frame: frame)
-                    }
-                    return false
-                }
+                if stored.isZero { return false }
                 if stored == fingerprint { return true }
                 slot += 1
             }
@@ -238,61 +285,96 @@ final class VaultIndex: FingerprintIndex {
         }
     }
 
-    // MARK: Growing, checkpoints and closing
+    // MARK: Merging, growing, checkpoints and closing
 
-    /// Rebuilds the table with `newPageCount` pages in a new file, which replaces the old
-    /// one once it is complete and durable; `position` is the log position it covers.
+    /// Merges the pending fingerprints into the table in one pass from its first page to
+    /// its last, then, given the log `position` the table now holds, checkpoints it.
+    private func merge(covering position: VaultFile.Position?) throws {
+        let writer = VaultIndexTableWriter(file: file, pageCount: pageCount, cache: cache, startsEmpty: false)
+        for fingerprint in pending.inOrder() { try writer.add(fingerprint) }
+        try writer.finish()
+        storedCount += writer.addedCount
+        pending.removeAll()
+        if let position { try recordCheckpoint(covering: position) }
+    }
+
+    /// Builds the table with `newPageCount` pages, from the old one and the pending
+    /// fingerprints, in a new file, which replaces the old one once it is complete and
+    /// durable; `position` is the log position it covers. Its filter is built as it is
+    /// written.
     private func grow(to newPageCount: Int, covering position: VaultFile.Position) throws {
-        try cache.writeBack(to: file)
-        cache.discard()
-        let header = VaultIndexHeader(vaultKeyChecksum: file.header.vaultKeyChecksum, pageCount: newPageCount)
+        var header = VaultIndexHeader(vaultKeyChecksum: file.header.vaultKeyChecksum, pageCount: newPageCount)
         let growingPath = path + ".growing"
-        var built: VaultIndex?
+        var grown: VaultIndexFile?
+        // The old filter goes first, so that two are not held at once: growing reads the
+        // table, and a failed growth fails the index.
+        filter = FingerprintFilter(pageCount: 0)
+        let newFilter = FingerprintFilter(pageCount: newPageCount)
+        let writer: VaultIndexTableWriter
         do {
-            let bigger = VaultIndex(
-                path: path, system: system, file: try VaultIndexFile.create(path: growingPath, system: system, header: header), cache: cache)
-            built = bigger
-            try forEachStoredFingerprint { try bigger.insert($0) }
-            bigger.holdsZeroFingerprint = holdsZeroFingerprint
-            bigger.count = count
-            try bigger.checkpoint(covering: position)
-            try bigger.file.move(to: path)
+            let newFile = try VaultIndexFile.create(path: growingPath, system: system, header: header)
+            grown = newFile
+            writer = VaultIndexTableWriter(file: newFile, pageCount: newPageCount, cache: nil, startsEmpty: true)
+            try forEachFingerprintInOrder { fingerprint in
+                try writer.add(fingerprint)
+                newFilter.insert(fingerprint)
+            }
+            try writer.finish()
+            header.count = writer.addedCount + (holdsZeroFingerprint ? 1 : 0)
+            header.holdsZeroFingerprint = holdsZeroFingerprint
+            header.covered = position
+            try newFile.checkpoint(header)
+            try newFile.move(to: path)
         } catch {
             // A half-built table is of no use (the next start rebuilds from the log), and
             // on a full disk it holds the space the vault needs.
-            built?.abandon()
+            grown?.close()
             unlink(growingPath)
             throw error
         }
-        let bigger = built!
         file.close()
-        file = bigger.file
+        file = grown!
         pageCount = newPageCount
+        storedCount = writer.addedCount
+        filter = newFilter
+        pending.removeAll()
+        cache.discard()
     }
 
-    /// Writes every changed page back and records, durably, that the index holds the log
-    /// up to `position`.
+    /// Merges the pending fingerprints into the table and records, durably, that it holds
+    /// the log up to `position`.
     func checkpoint(covering position: VaultFile.Position) throws {
         if let failure { throw failure }
-        try guarded {
-            try cache.writeBack(to: file)
-            var header = file.header
-            header.count = count
-            header.holdsZeroFingerprint = holdsZeroFingerprint
-            header.covered = position
-            try file.checkpoint(header)
-        }
+        try guarded { try merge(covering: position) }
     }
 
-    /// Checkpoints (when that fails, the next start repairs the index) and closes.
+    /// Makes every page written so far durable and records that the table holds the log
+    /// up to `position`.
+    private func recordCheckpoint(covering position: VaultFile.Position) throws {
+        var header = file.header
+        header.count = storedCount + (holdsZeroFingerprint ? 1 : 0)
+        header.holdsZeroFingerprint = holdsZeroFingerprint
+        header.covered = position
+        try file.checkpoint(header)
+    }
+
+    /// Closes the index. Pending fingerprints are not merged: a merge writes most of a
+    /// large table, and the log holds them, so the next start replays them from the last
+    /// checkpoint's position (at most ``Options/pendingLimit`` of them). With none
+    /// pending, the checkpoint is moved to `position`, so that the next start replays
+    /// nothing.
     func close(covering position: VaultFile.Position) {
-        try? checkpoint(covering: position)
+        if failure == nil && pending.isEmpty { try? guarded { try recordCheckpoint(covering: position) } }
         abandon()
     }
 
-    /// Closes without writing anything back: what a crash leaves on disk.
+    /// Closes without writing anything (what a crash leaves on disk), and lets go of the
+    /// index's memory, since the vault that holds it may live on after it is closed.
     func abandon() {
-        cache.discard()
+        countWhenClosed = countWhenClosed ?? count
+        cache = VaultIndexPageCache(limit: 1)
+        pending = PendingFingerprints(limit: 1)
+        filter = FingerprintFilter(pageCount: 0)
         file.close()
         failure = failure ?? VaultError.cannotWrite(path, errno: EBADF)
     }
@@ -308,9 +390,9 @@ final class VaultIndex: FingerprintIndex {
         }
     }
 
-    /// Reads the table from disk front to back, bypassing the cache (whose changed pages
-    /// must have been written back), and hands over every fingerprint in a slot.
-    private func forEachStoredFingerprint(_ body: (Fingerprint) throws -> Void) throws {
+    /// Reads the table from disk front to back, bypassing the cache, and hands over every
+    /// fingerprint in a slot, with the slot's number.
+    private func forEachStoredFingerprint(_ body: (Fingerprint, Int) throws -> Void) throws {
         let pagesPerRead = 64
         let buffer = UnsafeMutableRawPointer.allocate(
             byteCount: pagesPerRead * VaultIndexFile.pageSize, alignment: VaultIndexFile.pageSize)
@@ -322,10 +404,57 @@ final class VaultIndex: FingerprintIndex {
             for page in 0..<pages {
                 for slot in 0..<VaultIndexFile.slotsPerPage {
                     let stored = Fingerprint(bytesAt: buffer + page * VaultIndexFile.pageSize + slot * VaultIndexFile.slotSize)
-                    if !stored.isZero { try body(stored) }
+                    if !stored.isZero { try body(stored, (first + page) * VaultIndexFile.slotsPerPage + slot) }
                 }
             }
             first += pages
+        }
+    }
+
+    /// Hands over every fingerprint in the table and every pending one, in order, reading
+    /// the table once front to back. A slot holds a fingerprint at or a little after its
+    /// home, so the table is in order but within runs of full slots, and for the
+    /// fingerprints at its start whose probe went on from its end: fingerprints are held
+    /// back until the reading is a chunk past their home, and sorted. (One held back
+    /// less than its run of full slots would come out of order, which the table writer
+    /// still handles.)
+    private func forEachFingerprintInOrder(_ body: (Fingerprint) throws -> Void) throws {
+        let fresh = pending.inOrder()
+        var nextFresh = 0
+        func emit(_ fingerprint: Fingerprint) throws {
+            while nextFresh < fresh.count && fresh[nextFresh] < fingerprint {
+                try body(fresh[nextFresh])
+                nextFresh += 1
+            }
+            try body(fingerprint)
+        }
+        let slotCount = pageCount * VaultIndexFile.slotsPerPage
+        let slotsPerChunk = VaultIndexTableWriter.chunkPageCount * VaultIndexFile.slotsPerPage
+        var heldBack: [Fingerprint] = []
+        var wrapped: [Fingerprint] = []
+        var chunkEnd = slotsPerChunk
+        func release(before slot: Int) throws {
+            heldBack.sort()
+            let ready = heldBack.prefix { $0.homeSlot(amongSlots: slotCount) < slot }.count
+            for fingerprint in heldBack.prefix(ready) { try emit(fingerprint) }
+            heldBack.removeFirst(ready)
+        }
+        try forEachStoredFingerprint { fingerprint, slot in
+            while slot >= chunkEnd {
+                try release(before: chunkEnd - slotsPerChunk)
+                chunkEnd += slotsPerChunk
+            }
+            if fingerprint.homeSlot(amongSlots: slotCount) > slot {
+                wrapped.append(fingerprint)
+            } else {
+                heldBack.append(fingerprint)
+            }
+        }
+        heldBack += wrapped
+        try release(before: slotCount)
+        while nextFresh < fresh.count {
+            try body(fresh[nextFresh])
+            nextFresh += 1
         }
     }
 
@@ -334,8 +463,17 @@ final class VaultIndex: FingerprintIndex {
     /// Pages held in memory now, and at most.
     var heldPageCount: Int { cache.heldPageCount }
     var cachedPageLimit: Int { cache.limit }
+    /// Pages read from the file for lookups.
+    var pageReadCount: Int { cache.misses }
     /// Slot pages in the table.
     var tablePageCount: Int { pageCount }
     /// The index file's size in bytes.
     var fileSize: Int { file.size }
+    /// Fingerprints waiting in memory for the next merge, and the most there may be.
+    var pendingCount: Int { pending.count }
+    var pendingLimit: Int { pending.limit }
+    /// The filter's memory in bytes.
+    var filterByteCount: Int { filter.byteCount }
+    /// Whether the filter may hold `fingerprint`.
+    func filterMayContain(_ fingerprint: Fingerprint) -> Bool { filter.mayContain(fingerprint) }
 }

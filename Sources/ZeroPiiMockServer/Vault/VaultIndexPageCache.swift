@@ -1,13 +1,17 @@
 /// The index pages held in memory: at most `limit` of them, whatever the size of the
 /// index, so the vault's memory stays flat as it grows. A page not held is read from
-/// the file when it is needed; to make room, the clock algorithm picks a page not used
-/// since the hand last passed it, and writes it back first if it was changed.
+/// the file when it is needed; to make room, the clock algorithm drops a page not used
+/// since the hand last passed it.
+///
+/// Held pages are never changed here: new fingerprints reach the table through
+/// ``VaultIndexTableWriter``, which writes pages itself and refreshes the held copies of
+/// those it wrote, so a held page is always what the file has.
 final class VaultIndexPageCache {
     let limit: Int
+    private let memory: MappedMemory
     private let frames: UnsafeMutableRawPointer
     private var pageInFrame: [Int] = []
     private var frameOfPage: [Int: Int] = [:]
-    private var isChanged: [Bool] = []
     private var wasUsed: [Bool] = []
     private var hand = 0
     /// Pages read from the file because they were not held.
@@ -16,59 +20,48 @@ final class VaultIndexPageCache {
     init(limit: Int) {
         precondition(limit > 0)
         self.limit = limit
-        frames = UnsafeMutableRawPointer.allocate(byteCount: limit * VaultIndexFile.pageSize, alignment: VaultIndexFile.pageSize)
+        memory = MappedMemory(byteCount: limit * VaultIndexFile.pageSize)
+        frames = memory.bytes
         frameOfPage.reserveCapacity(limit)
     }
-
-    deinit { frames.deallocate() }
 
     /// How many pages are held now; never more than ``limit``.
     var heldPageCount: Int { frameOfPage.count }
 
-    /// The bytes of slot page `page` of `file`, valid until the next call, and the frame
-    /// that holds them (for ``markChanged(frame:)``).
-    func page(_ page: Int, of file: VaultIndexFile) throws -> (bytes: UnsafeMutableRawPointer, frame: Int) {
+    /// The bytes of slot page `page` of `file`, valid until the next call.
+    func page(_ page: Int, of file: VaultIndexFile) throws -> UnsafeRawPointer {
         if let frame = frameOfPage[page] {
             wasUsed[frame] = true
-            return (frames + frame * VaultIndexFile.pageSize, frame)
+            return UnsafeRawPointer(frames + frame * VaultIndexFile.pageSize)
         }
-        let frame = try freeFrame(writingBackTo: file)
+        let frame = freeFrame()
         let bytes = frames + frame * VaultIndexFile.pageSize
         try file.readPages(from: page, count: 1, into: bytes)
         misses += 1
         pageInFrame[frame] = page
         frameOfPage[page] = frame
-        isChanged[frame] = false
         wasUsed[frame] = true
-        return (bytes, frame)
+        return UnsafeRawPointer(bytes)
     }
 
-    func markChanged(frame: Int) {
-        isChanged[frame] = true
+    /// Replaces the held copy of `page`, if there is one, with `bytes`, which were just
+    /// written to the file.
+    func refresh(_ page: Int, from bytes: UnsafeRawPointer) {
+        guard let frame = frameOfPage[page] else { return }
+        (frames + frame * VaultIndexFile.pageSize).copyMemory(from: bytes, byteCount: VaultIndexFile.pageSize)
     }
 
-    /// Writes every changed page back to `file`, in file order; they stay held.
-    func writeBack(to file: VaultIndexFile) throws {
-        let changed = frameOfPage.filter { isChanged[$0.value] }.sorted { $0.key < $1.key }
-        for (page, frame) in changed {
-            try file.writePage(page, from: frames + frame * VaultIndexFile.pageSize)
-            isChanged[frame] = false
-        }
-    }
-
-    /// Forgets every page without writing any back.
+    /// Forgets every page.
     func discard() {
         frameOfPage.removeAll(keepingCapacity: true)
         pageInFrame.removeAll(keepingCapacity: true)
-        isChanged.removeAll(keepingCapacity: true)
         wasUsed.removeAll(keepingCapacity: true)
         hand = 0
     }
 
-    private func freeFrame(writingBackTo file: VaultIndexFile) throws -> Int {
+    private func freeFrame() -> Int {
         if pageInFrame.count < limit {
             pageInFrame.append(-1)
-            isChanged.append(false)
             wasUsed.append(false)
             return pageInFrame.count - 1
         }
@@ -78,10 +71,6 @@ final class VaultIndexPageCache {
         }
         let frame = hand
         hand = (hand + 1) % limit
-        if isChanged[frame] {
-            try file.writePage(pageInFrame[frame], from: frames + frame * VaultIndexFile.pageSize)
-            isChanged[frame] = false
-        }
         frameOfPage[pageInFrame[frame]] = nil
         pageInFrame[frame] = -1
         return frame
