@@ -46,7 +46,11 @@ wait "$client"
 first_status=$?
 set -e
 
-answered=$(($(wc -l < "$work/first.csv") - 1))
+# A run that stops early keeps what it wrote in FILE.partial (FILE itself is only ever
+# replaced by a finished run).
+first="$work/first.csv"
+[ -f "$first" ] || first="$work/first.csv.partial"
+answered=$(($(wc -l < "$first") - 1))
 failed_report=$(grep -c "could not be tokenized" "$work/first.err" || true)
 echo "first run: exit status $first_status, $answered of $rows rows answered before the kill, $failed_report failed-batch reports (by line number)"
 if grep -q "@example.com" "$work/first.err"; then echo "FAIL: a value appeared in the error output"; exit 1; fi
@@ -57,7 +61,7 @@ start_server "$port"
     --csv "$work/input.csv" --columns email --output "$work/second.csv" 2> "$work/second.err"
 grep "rows," "$work/second.err" | sed 's/^/second run: /'
 
-python3 - "$work/first.csv" "$work/second.csv" "$work/second.err" "$answered" <<'PY'
+python3 - "$first" "$work/second.csv" "$work/second.err" "$answered" <<'PY'
 import csv, re, sys
 first = {row["id"]: row["email"] for row in csv.DictReader(open(sys.argv[1]))}
 second = {row["id"]: row["email"] for row in csv.DictReader(open(sys.argv[2]))}

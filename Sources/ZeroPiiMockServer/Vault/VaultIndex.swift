@@ -131,13 +131,14 @@ final class VaultIndex: FingerprintIndex {
         let recovery: Recovery
         switch openExisting(path: path, log: log, system: system, cache: cache, options: options) {
         case .success(let existing):
-            // The log must still hold what the index covers (else `recover` throws
-            // `recordsLost`, and both files are left as they are); the records after it
-            // are replayed into the index.
+            // The log must still reach where it did when the index last wrote its header
+            // (else `recover` throws `recordsLost`, and both files are left as they are);
+            // the records after what the table covers are replayed into the index.
             let covered = existing.file.header.covered
+            let reached = existing.file.header.logReached
             var replayed = 0
             do {
-                try log.recover(reaching: covered) { record in
+                try log.recover(reaching: reached.length >= covered.length ? reached : covered) { record in
                     guard record.offset >= covered.length else { return }
                     try existing.add(record)
                     replayed += 1
@@ -323,6 +324,7 @@ final class VaultIndex: FingerprintIndex {
             header.count = writer.addedCount + (holdsZeroFingerprint ? 1 : 0)
             header.holdsZeroFingerprint = holdsZeroFingerprint
             header.covered = position
+            header.logReached = position
             try newFile.checkpoint(header)
             try newFile.move(to: path)
         } catch {
@@ -355,6 +357,7 @@ final class VaultIndex: FingerprintIndex {
         header.count = storedCount + (holdsZeroFingerprint ? 1 : 0)
         header.holdsZeroFingerprint = holdsZeroFingerprint
         header.covered = position
+        header.logReached = position
         try file.checkpoint(header)
     }
 
@@ -363,8 +366,18 @@ final class VaultIndex: FingerprintIndex {
     /// checkpoint's position (at most ``Options/pendingLimit`` of them). With none
     /// pending, the checkpoint is moved to `position`, so that the next start replays
     /// nothing.
+    /// With some pending, the header still records how far the log reached, so that the
+    /// next start can tell a log that lost acknowledged records.
     func close(covering position: VaultFile.Position) {
-        if failure == nil && pending.isEmpty { try? guarded { try recordCheckpoint(covering: position) } }
+        if failure == nil {
+            if pending.isEmpty {
+                try? guarded { try recordCheckpoint(covering: position) }
+            } else if file.header.isClean {
+                var header = file.header
+                header.logReached = position
+                try? guarded { try file.checkpoint(header) }
+            }
+        }
         abandon()
     }
 

@@ -5,12 +5,12 @@
 /// Layout (big-endian): `ZPINDEX` and a format version (`1`); the CRC-32 of the vault's
 /// key as the log's header has it; flags (bit 0: closed cleanly, bit 1: holds the
 /// all-zero fingerprint); the number of slot pages; the number of fingerprints; the log
-/// position covered (its length and the CRC-32 of the record that ends there); a CRC-32
-/// of all of these. The rest of the page is zeros.
+/// position covered (its length and the CRC-32 of the record that ends there); the log
+/// position reached (the same); a CRC-32 of all of these. The rest of the page is zeros.
 struct VaultIndexHeader: Equatable {
     static let magic = Array("ZPINDEX".utf8)
-    static let version = UInt8(ascii: "1")
-    private static let encodedSize = 48
+    static let version = UInt8(ascii: "2")
+    private static let encodedSize = 60
 
     /// The CRC-32 of the vault's key, from the log's header.
     var vaultKeyChecksum: UInt32
@@ -22,6 +22,10 @@ struct VaultIndexHeader: Equatable {
     var holdsZeroFingerprint: Bool
     /// Every record up to here is in the index; records after it are replayed at start.
     var covered: VaultFile.Position
+    /// How far the log reached when this header was written (at a checkpoint, or when the
+    /// vault closed with fingerprints still pending): records up to here were
+    /// acknowledged, so a log that no longer reaches it has lost some.
+    var logReached: VaultFile.Position
 
     init(vaultKeyChecksum: UInt32, pageCount: Int) {
         self.vaultKeyChecksum = vaultKeyChecksum
@@ -30,23 +34,25 @@ struct VaultIndexHeader: Equatable {
         count = 0
         holdsZeroFingerprint = false
         covered = .empty
+        logReached = .empty
     }
 
     /// Reads a header; nil when the bytes are not an index header of this version.
     init?(decoding page: UnsafeRawBufferPointer) {
         guard page.count >= Self.encodedSize, Array(page[0..<8]) == Self.magic + [Self.version],
-            Self.load32(page, 44) == CRC32.checksum(page[0..<44])
+            Self.load32(page, 56) == CRC32.checksum(page[0..<56])
         else { return nil }
         vaultKeyChecksum = Self.load32(page, 8)
         let flags = Self.load32(page, 12)
         isClean = flags & 1 != 0
         holdsZeroFingerprint = flags & 2 != 0
         guard let pageCount = Int(exactly: Self.load64(page, 16)), let count = Int(exactly: Self.load64(page, 24)),
-            let length = Int(exactly: Self.load64(page, 32))
+            let length = Int(exactly: Self.load64(page, 32)), let reached = Int(exactly: Self.load64(page, 44))
         else { return nil }
         self.pageCount = pageCount
         self.count = count
         covered = VaultFile.Position(length: length, lastRecordChecksum: Self.load32(page, 40))
+        logReached = VaultFile.Position(length: reached, lastRecordChecksum: Self.load32(page, 52))
     }
 
     /// The header as the first bytes of the index file.
@@ -61,6 +67,8 @@ struct VaultIndexHeader: Equatable {
         append(UInt64(count))
         append(UInt64(covered.length))
         append(covered.lastRecordChecksum)
+        append(UInt64(logReached.length))
+        append(logReached.lastRecordChecksum)
         append(CRC32.checksum(bytes))
         return bytes
     }
