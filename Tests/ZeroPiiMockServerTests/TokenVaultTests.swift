@@ -470,7 +470,7 @@ final class InjectedFileSystem: VaultFileSystem, @unchecked Sendable {
     }
 
     /// The path `descriptor` was opened with.
-    private static func path(of descriptor: Int32) -> String {
+    static func path(of descriptor: Int32) -> String {
         #if canImport(Darwin)
         var buffer = [CChar](repeating: 0, count: Int(MAXPATHLEN))
         guard fcntl(descriptor, F_GETPATH, &buffer) == 0 else { return "" }

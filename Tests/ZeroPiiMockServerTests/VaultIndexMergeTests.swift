@@ -213,7 +213,7 @@ final class WriteRecordingFileSystem: VaultFileSystem, @unchecked Sendable {
 
     func writeAt(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
         if lock.withLock({ recording }) {
-            let path = Self.path(of: descriptor)
+            let path = InjectedFileSystem.path(of: descriptor)
             lock.withLock { writes.append((path, offset)) }
         }
         return system.writeAt(descriptor, buffer, count, offset)
@@ -223,16 +223,6 @@ final class WriteRecordingFileSystem: VaultFileSystem, @unchecked Sendable {
         system.synchronize(descriptor)
     }
 
-    /// The path `descriptor` was opened with.
-    private static func path(of descriptor: Int32) -> String {
-        #if canImport(Darwin)
-        var buffer = [CChar](repeating: 0, count: Int(MAXPATHLEN))
-        guard fcntl(descriptor, F_GETPATH, &buffer) == 0 else { return "" }
-        return String(cString: buffer)
-        #else
-        return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")) ?? ""
-        #endif
-    }
 
     func truncate(_ descriptor: Int32, _ length: Int) -> Int32 {
         system.truncate(descriptor, length)
