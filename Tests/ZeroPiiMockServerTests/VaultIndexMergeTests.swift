@@ -223,7 +223,6 @@ final class WriteRecordingFileSystem: VaultFileSystem, @unchecked Sendable {
         system.synchronize(descriptor)
     }
 
-
     func truncate(_ descriptor: Int32, _ length: Int) -> Int32 {
         system.truncate(descriptor, length)
     }
