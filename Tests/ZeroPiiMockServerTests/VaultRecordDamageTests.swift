@@ -238,6 +238,16 @@ struct VaultRecordDamageTests {
         try FileManager.default.removeItem(atPath: VaultIndex.path(forVault: path))
         try original.prefix(records[3].offset).write(to: URL(fileURLWithPath: path))
         #expect(try TokenVault(path: path).count == 1 + 3 + 17)
+
+        // Found from outside: an index rebuilt at open holds every fingerprint pending
+        // and covers none of the log; its close still records how far the log reached.
+        try original.write(to: URL(fileURLWithPath: path))
+        try FileManager.default.removeItem(atPath: VaultIndex.path(forVault: path))
+        let rebuilt = try TokenVault(path: path)
+        #expect(rebuilt.indexRecovery == .rebuilt(.missing) && rebuilt.count == 24)
+        rebuilt.close()
+        try original.prefix(records[4].offset).write(to: URL(fileURLWithPath: path))
+        #expect(throws: VaultError.recordsLost) { try TokenVault(path: path) }
     }
 
     /// A link planted at the index's name is never written through: the file it points

@@ -51,7 +51,7 @@ final class VaultIndexFile {
         // Whatever is at the name goes first (the vault's lock keeps other processes out),
         // and the new file is made there, never through a link: a link planted at the
         // index's name would have the index written over the file it points to.
-        unlink(path)
+        guard unlink(path) == 0 || errno == ENOENT else { throw VaultError.cannotOpen(path, errno: errno) }
         let descriptor = VaultFile.systemOpen(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw VaultError.cannotOpen(path, errno: errno) }
         let file = VaultIndexFile(path: path, descriptor: descriptor, system: system, header: header)
