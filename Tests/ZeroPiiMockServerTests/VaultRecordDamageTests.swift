@@ -13,9 +13,7 @@ struct VaultRecordDamageTests {
     /// checksum is chained to nothing in particular: the tests use only its prefixes.
     static func record(fingerprints count: Int, seed: UInt64 = 1) -> [UInt8] {
         var random = SplitMix64(seed: seed)
-        var bytes: [UInt8] = []
-        withUnsafeBytes(of: UInt32(count).bigEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: CRC32.checksum(bytes).bigEndian) { bytes.append(contentsOf: $0) }
+        var bytes = VaultFile.checkedRecordHeader(count: count)
         for _ in 0..<(count * VaultFile.fingerprintSize) { bytes.append(UInt8(truncatingIfNeeded: random.next())) }
         withUnsafeBytes(of: CRC32.checksum(bytes).bigEndian) { bytes.append(contentsOf: $0) }
         return bytes
@@ -136,10 +134,7 @@ struct VaultRecordDamageTests {
         _ = try Self.smallVault(at: path)
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
         for count in [0, VaultFile.largestWrittenRecord + 1] {
-            var header: [UInt8] = []
-            withUnsafeBytes(of: UInt32(count).bigEndian) { header.append(contentsOf: $0) }
-            withUnsafeBytes(of: CRC32.checksum(header).bigEndian) { header.append(contentsOf: $0) }
-            let bytes = whole + header + Data(repeating: 0xAB, count: 64)
+            let bytes = whole + VaultFile.checkedRecordHeader(count: count) + Data(repeating: 0xAB, count: 64)
             try bytes.write(to: URL(fileURLWithPath: path))
             let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
             #expect(error == .damaged && error.detail == "byte \(whole.count)", "count \(count)")
@@ -155,8 +150,7 @@ struct VaultRecordDamageTests {
         defer { TokenVaultTests.removeVault(path) }
         _ = try Self.smallVault(at: path)
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
-        var huge: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
-        withUnsafeBytes(of: CRC32.checksum(huge).bigEndian) { huge.append(contentsOf: $0) }
+        let huge = VaultFile.checkedRecordHeader(count: 0xFFFF_FFFF)
         for tail in [Data([1, 2, 3, 4, 5, 6, 7, 8]), Data(repeating: 0xFF, count: 8), Data(huge)] {
             try (whole + tail).write(to: URL(fileURLWithPath: path))
             let error = try #require(throws: VaultError.self) { try TokenVault(path: path) }
@@ -281,9 +275,7 @@ struct VaultRecordDamageTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         for (record, raised) in [(records[2], UInt32(49)), (records[3], 1000), (records[0], 2)] {
             var changed = bytes
-            withUnsafeBytes(of: raised.bigEndian) { changed.replaceSubrange(record.offset..<(record.offset + 4), with: $0) }
-            let checksum = CRC32.checksum(changed[record.offset..<(record.offset + 4)])
-            withUnsafeBytes(of: checksum.bigEndian) { changed.replaceSubrange((record.offset + 4)..<(record.offset + 8), with: $0) }
+            changed.replaceSubrange(record.offset..<(record.offset + 8), with: VaultFile.checkedRecordHeader(count: Int(raised)))
             try? FileManager.default.removeItem(atPath: VaultIndex.path(forVault: path))
             try changed.write(to: URL(fileURLWithPath: path))
             let error = try #require(throws: VaultError.self, "count \(raised)") { try TokenVault(path: path) }

@@ -210,9 +210,10 @@ final class VaultFile: @unchecked Sendable {
         while first < fingerprints.count {
             let part = fingerprints[first..<min(first + Self.largestWrittenRecord, fingerprints.count)]
             let start = record.count
-            withUnsafeBytes(of: UInt32(part.count).bigEndian) { record.append(contentsOf: $0) }
             if format.recordHeadersAreChecked {
-                withUnsafeBytes(of: CRC32.checksum(record[start...]).bigEndian) { record.append(contentsOf: $0) }
+                record.append(contentsOf: Self.checkedRecordHeader(count: part.count))
+            } else {
+                withUnsafeBytes(of: UInt32(part.count).bigEndian) { record.append(contentsOf: $0) }
             }
             for fingerprint in part { fingerprint.append(to: &record) }
             checksum = format.recordHeadersAreChecked ? CRC32.checksum(record[start...], after: previous) : CRC32.checksum(record[start...])
@@ -250,6 +251,15 @@ final class VaultFile: @unchecked Sendable {
         #else
         return Darwin.open(path, flags | O_CLOEXEC, mode)
         #endif
+    }
+
+    /// A format 5 record's first 8 bytes for `count` fingerprints: the count and its
+    /// CRC-32, both big-endian.
+    static func checkedRecordHeader(count: Int) -> [UInt8] {
+        var header: [UInt8] = []
+        withUnsafeBytes(of: UInt32(count).bigEndian) { header.append(contentsOf: $0) }
+        withUnsafeBytes(of: CRC32.checksum(header).bigEndian) { header.append(contentsOf: $0) }
+        return header
     }
 
     /// The longest name a vault file may have, in bytes: its index's names add up to 14

@@ -18,9 +18,10 @@ import Darwin
 ///   start of its checksum), when a header that checks claims more bytes than the file
 ///   has and no header that checks starts where a shorter record would have ended, or
 ///   when the bytes from the checksum that fails (the header's, after a count of at most
-///   1,000, or the record's at its end) to the end of the file are all zeros. A bit flipped anywhere in a record, the
-///   last included, leaves non-zero bytes there, so it is damage; so is a record removed,
-///   repeated or moved, whose chained checksum no longer checks. Zeros a crash leaves
+///   1,000, or the record's at its end) to the end of the file are all zeros. A bit
+///   flipped anywhere in a record, the last included, leaves non-zero bytes there, so it
+///   is damage; so is a record removed, repeated or moved, whose chained checksum no
+///   longer checks. Zeros a crash leaves
 ///   start at a sector boundary, and a checksum sits at a multiple of 4 bytes, so they
 ///   never start inside one.
 /// - Formats 2 to 4, whose count has no checksum: a record of at most
@@ -89,9 +90,7 @@ struct VaultLogReader {
             throw VaultError.damaged(path, offset: recordOffset)
         }
         let count = Int(load(at: start))
-        guard load(at: start + 4) == CRC32.checksum(buffer[start..<(start + 4)]), count > 0,
-            count <= VaultFile.largestWrittenRecord
-        else {
+        guard isRecordHeader(at: start) else {
             // A header cut inside its checksum: a count a write makes (or zeros), then zeros.
             if count <= VaultFile.largestWrittenRecord, try restIsZeros(after: 4) { return nil }
             throw VaultError.damaged(path, offset: recordOffset)
@@ -113,37 +112,35 @@ struct VaultLogReader {
         return take(size: size, count: count, fingerprintsAt: 8, checksum: checksum)
     }
 
+    /// Whether the 8 bytes at `index` of the buffer are a format 5 record's header: a
+    /// count one write makes (1 to ``VaultFile/largestWrittenRecord``) and its CRC-32.
+    private func isRecordHeader(at index: Int) -> Bool {
+        let count = Int(load(at: index))
+        return (1...VaultFile.largestWrittenRecord).contains(count)
+            && buffer[index..<(index + 8)].elementsEqual(VaultFile.checkedRecordHeader(count: count))
+    }
+
     /// Whether the bytes left, fewer than a header's 8, can be the start of one: a count a
     /// write makes, then the start of that count's checksum.
     private static func mayBeginHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
-        let bytes = Array(bytes)
-        var header: [UInt8] = []
-        if bytes.count >= 4 {
-            let count = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
-            guard (1...UInt32(VaultFile.largestWrittenRecord)).contains(count) else { return false }
-            header = Array(bytes[0..<4])
-            withUnsafeBytes(of: CRC32.checksum(header).bigEndian) { header.append(contentsOf: $0) }
-            return Array(header.prefix(bytes.count)) == bytes
+        guard bytes.count >= 4 else {
+            // The first bytes of a big-endian count of at most 1,000 (0x000003E8).
+            let first = Array(bytes)
+            return first.first.map { $0 == 0 } != false && (first.count < 2 || first[1] == 0) && (first.count < 3 || first[2] <= 3)
         }
-        // The first bytes of a big-endian count of at most 1,000 (0x000003E8).
-        return bytes.first.map { $0 == 0 } != false && (bytes.count < 2 || bytes[1] == 0) && (bytes.count < 3 || bytes[2] <= 3)
+        let count = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        return (1...VaultFile.largestWrittenRecord).contains(count)
+            && VaultFile.checkedRecordHeader(count: count).starts(with: bytes)
     }
 
     /// Whether, in the bytes left (all in the buffer), a header that checks starts where
     /// a record of fewer than `count` fingerprints would end.
     private func headerFollows(upTo count: Int) -> Bool {
         let left = buffer.count - start
-        var fingerprints = 1
-        while fingerprints < count {
+        for fingerprints in 1..<max(1, count) {
             let next = 8 + fingerprints * VaultFile.fingerprintSize + 4
             guard next + 8 <= left else { return false }
-            let nextCount = load(at: start + next)
-            if (1...UInt32(VaultFile.largestWrittenRecord)).contains(nextCount),
-                load(at: start + next + 4) == CRC32.checksum(buffer[(start + next)..<(start + next + 4)])
-            {
-                return true
-            }
-            fingerprints += 1
+            if isRecordHeader(at: start + next) { return true }
         }
         return false
     }
