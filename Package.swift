@@ -33,7 +33,10 @@ let package = Package(
         // the number format, both envelopes' JSON, and each wire profile's client and server
         // halves, for the SDK and the mock server alike.
         .target(name: "ZeroPiiWire", dependencies: ["ZeroPiiCrypto", "ZeroPiiModels"], swiftSettings: strictConcurrency),
-        .target(name: "ZeroPiiTransport", dependencies: ["ZeroPiiLocking"], swiftSettings: strictConcurrency),
+        // The libcurl functions the curl transport calls, found at run time with dlopen:
+        // the toolchain's runtime brings libcurl.so.4 but not its headers.
+        .target(name: "ZeroPiiCurlShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "ZeroPiiTransport", dependencies: ["ZeroPiiLocking", "ZeroPiiCurlShim"], swiftSettings: strictConcurrency),
         .target(name: "ZeroPiiRetry", dependencies: ["ZeroPiiLocking"], swiftSettings: strictConcurrency),
         // The privacy manifests that App Store submissions need from every SDK: what the SDK
         // collects and the required-reason APIs it calls (PrivacyManifestTests checks them).
@@ -89,7 +92,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiTestSupport", "ZeroPiiTestHelpers", "zeropii"],
+            dependencies: [
+                "ZeroPiiSDK", "ZeroPiiMockServer", "ZeroPiiTestSupport", "ZeroPiiTestHelpers", "ZeroPiiLocking", "zeropii", "zeropii-benchmarks",
+            ],
             path: "IntegrationTests",
             swiftSettings: strictConcurrency
         ),

@@ -24,7 +24,7 @@ final class ServerTokenProvider: NSObject, AccessTokenProvider, @unchecked Senda
 }
 
 /// Starts the mock server on 127.0.0.1 with an ephemeral port and points the shared SDK
-/// at it with the real URLSession transport.
+/// at it with the platform's default transport (libcurl on Linux, URLSession elsewhere).
 func startStack(
     dataFile: String? = nil,
     retryClock: ImmediateRetryClock = ImmediateRetryClock(),
@@ -47,16 +47,6 @@ func startStack(
     sdkConfiguration.wireProfile = wireProfile
     sdkConfiguration.allowsPlaintextFallback = allowsPlaintextFallback
     sdkConfiguration.callbackQueue = DispatchQueue(label: "integration.callbacks")
-    if requestTimeout > 60 {
-        // URLSession on Linux ends a request at its session's timeoutIntervalForRequest (60 s
-        // by default) whatever the request's own timeout says (a known limit of FoundationNetworking);
-        // a stack that asks for longer attempts gets a session that allows them. Under
-        // ThreadSanitizer, fifty queued batches of 1,000 wait longer than 60 s.
-        let session = URLSessionConfiguration.ephemeral
-        session.timeoutIntervalForRequest = requestTimeout
-        session.timeoutIntervalForResource = max(callTimeout, requestTimeout)
-        sdkConfiguration.transport = URLSessionTransport(session: URLSession(configuration: session))
-    }
     let sdk = ZeroPiiSDK.initialize(
         tokenProvider: provider, apiUrl: server.baseURL.absoluteString, logLevel: .off,
         retryPolicy: retryPolicy, configuration: sdkConfiguration

@@ -65,17 +65,7 @@ enum CSVBenchmark {
         ])
         let elapsed = Date().timeIntervalSince(started)
         let written = bytesWritten().map { $0 - (writtenBefore ?? 0) }
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        #if os(Linux)
-        let peakMegabytes = Double(usage.ru_maxrss) / 1024
-        #else
-        let peakMegabytes = Double(usage.ru_maxrss) / 1_048_576
-        #endif
+        let peakMegabytes = ResidentMemory.peakMegabytes()
         print("CSV tokenization, \(rows) rows, 3 columns, 2 tokenized, embedded server, fresh vault")
         print(
             String(

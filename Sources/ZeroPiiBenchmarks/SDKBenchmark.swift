@@ -154,7 +154,7 @@ enum SDKBenchmark {
 }
 
 /// Hands out one access token, at once, for as long as the benchmark runs.
-private final class FixedTokenProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
+final class FixedTokenProvider: NSObject, AccessTokenProvider, @unchecked Sendable {
     // Sendable: immutable.
     private let token: String
 
@@ -216,7 +216,7 @@ private final class StandInServer: Sendable {
 }
 
 /// Counts callbacks and runs a closure once the last one arrived.
-private final class CompletionTally: Sendable {
+final class CompletionTally: Sendable {
     private struct State {
         var remaining: Int
         var succeeded = 0

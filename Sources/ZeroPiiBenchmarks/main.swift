@@ -1,12 +1,13 @@
 import Foundation
 import ZeroPiiCrypto
 
-/// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS...]] [sdk] [sdk-cpu [single|batch]] [vault]`: prints figures
+/// `zeropii-benchmarks [crypto] [envelope [BYTES...]] [csv [ROWS...]] [sdk] [sdk-cpu [single|batch]] [vault] [transport [CALLS]]`: prints figures
 /// for the crypto building blocks, for the v1 envelope per request (beside OpenSSL's, in
 /// the same run), for end-to-end CSV tokenization (default 1,000,000 rows; several row
 /// counts are run in turn and compared), for the SDK's own cost per request and
 /// coalescing (`SDKBenchmark`; `sdk-cpu` is its part (a) alone, to run under `perf record`,
-/// and `sdk-cpu single` or `sdk-cpu batch` one row of it), and for the mock server's work per value (`VaultBenchmark`).
+/// and `sdk-cpu single` or `sdk-cpu batch` one row of it), for the mock server's work per value (`VaultBenchmark`),
+/// and for the HTTP transports side by side (`TransportBenchmark`).
 /// Build with `-c release`; debug builds are an order of magnitude slower.
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.isEmpty { arguments = ["crypto"] }
@@ -41,10 +42,22 @@ while !arguments.isEmpty {
         await SDKBenchmark.clientCPU(parts)
     case "vault":
         VaultBenchmark.run()
+    case "transport":
+        var calls = 100_000
+        if let first = arguments.first, let count = Int(first) {
+            calls = count
+            arguments.removeFirst()
+        }
+        await TransportBenchmark.run(soakCalls: calls)
+    case "transport-child" where arguments.count >= 4:
+        let (name, part, url, calls) = (arguments[0], arguments[1], URL(string: arguments[2])!, Int(arguments[3]) ?? 100_000)
+        arguments.removeFirst(4)
+        await TransportBenchmark.runChild(name: name, part: part, url: url, soakCalls: calls)
     default:
         FileHandle.standardError.write(
             Data(
-                "unknown benchmark suite '\(suite)'; available: crypto, envelope [BYTES...], csv [ROWS...], sdk, sdk-cpu [single|batch], vault\n".utf8
+                "unknown benchmark suite '\(suite)'; available: crypto, envelope [BYTES...], csv [ROWS...], sdk, sdk-cpu [single|batch], vault, transport [CALLS]\n"
+                    .utf8
             ))
         exit(2)
     }

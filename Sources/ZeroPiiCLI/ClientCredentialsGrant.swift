@@ -1,9 +1,6 @@
 import Foundation
 import ZeroPiiSDK
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import ZeroPiiTransport
 
 /// The OAuth2 client-credentials flow (Docs/Protocol.md section 8) against `tokenURL`.
 struct ClientCredentialsGrant: Sendable {
@@ -18,23 +15,22 @@ struct ClientCredentialsGrant: Sendable {
     }
 
     func requestToken() async throws -> AccessTokenInfo {
-        var request = URLRequest(url: tokenURL)
-        request.httpMethod = "POST"
-        request.timeoutInterval = 30
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         func encode(_ text: String) -> String {
             text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
         }
-        request.httpBody = Data("grant_type=client_credentials&client_id=\(encode(clientID))&client_secret=\(encode(clientSecret))".utf8)
+        let request = TransportRequest(
+            method: "POST", url: tokenURL, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data("grant_type=client_credentials&client_id=\(encode(clientID))&client_secret=\(encode(clientSecret))".utf8),
+            timeout: 30)
         let shownURL = NetworkFailureText.redacted(tokenURL)
-        let data: Data
-        let response: URLResponse
+        let response: TransportResponse
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            response = try await DefaultTransport.make(maximumConnections: 1).transport.send(request)
         } catch {
             throw Failure(description: "could not reach the token endpoint \(shownURL): \(NetworkFailureText.describe(error))")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let status = response.statusCode
+        let data = response.body
         let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         guard status == 200 else {
             let code = Self.errorCode(in: json)

@@ -131,13 +131,13 @@ enum DemoCommand {
     }
 }
 
-/// Sends through a URLSession transport and keeps the last exchange for display.
+/// Sends through the default transport and keeps the last exchange for display.
 ///
 /// The transport is made at the first request: on Linux, Foundation makes folders under
 /// `HOME` (`.cache`, `.local`) when a session is made, and the data directory must be
 /// checked first, so that a `HOME` that does not exist stays that way.
 final class WireRecorder: HTTPTransport {
-    private let transport = Locked<URLSessionTransport?>(nil)
+    private let transport = Locked<(any HTTPTransport)?>(nil)
     private let recorded = Locked<(request: TransportRequest, response: TransportResponse)?>(nil)
 
     var last: (request: TransportRequest, response: TransportResponse)? { recorded.withLock { $0 } }
@@ -145,7 +145,7 @@ final class WireRecorder: HTTPTransport {
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let transport = self.transport.withLock { made in
             if let made { return made }
-            let new = URLSessionTransport()
+            let new = DefaultTransport.make(maximumConnections: 1).transport
             made = new
             return new
         }

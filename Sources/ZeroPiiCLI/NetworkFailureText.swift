@@ -1,4 +1,5 @@
 import Foundation
+import ZeroPiiTransport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -30,17 +31,44 @@ enum NetworkFailureText {
         }
     }
 
-    /// Any error from a URLSession call, in words.
+    /// What went wrong, for libcurl's error numbers (the curl transport's `curl N`).
+    static func describe(curlCode code: Int) -> String {
+        switch code {
+        case 1, 3: return "the URL cannot be used"
+        case 5: return "proxy not found"
+        case 6: return "host not found"
+        case 7: return "connection refused"
+        case 28: return "timed out"
+        case 35: return "the TLS handshake failed"
+        case 52: return "the server closed the connection without an answer"
+        case 55, 56: return "the connection was lost"
+        case 60: return "the server's TLS certificate is not trusted"
+        case 90: return "the server's public key is not the pinned one"
+        default: return "network error (libcurl \(code))"
+        }
+    }
+
+    /// Any error from a transport or a URLSession call, in words.
     static func describe(_ error: Error) -> String {
+        if let transportError = error as? TransportError {
+            if transportError == .timedOut { return "timed out" }
+            if let code = transportError.curlCode { return describe(curlCode: code) }
+            return transportError.descriptionForMessages
+        }
         if let urlError = error as? URLError { return describe(urlError.code) }
         let nsError = error as NSError
         if nsError.domain == NSURLErrorDomain { return describe(code: nsError.code) }
         return "the request failed"
     }
 
-    /// The SDK's failure message with a URL error number ("the connection failed
-    /// (URLError -1004)") put in words ("connection refused").
+    /// The SDK's failure message with a transport's error number ("the connection
+    /// failed (curl 7)", "(URLError -1004)") put in words ("connection refused").
     static func describe(_ message: String) -> String {
+        if let range = message.range(of: #"the connection failed \(curl [0-9]+\)"#, options: .regularExpression),
+            let code = Int(message[range].filter(\.isNumber))
+        {
+            return message.replacingCharacters(in: range, with: describe(curlCode: code))
+        }
         guard let range = message.range(of: #"the connection failed \(URLError -?[0-9]+\)"#, options: .regularExpression) else {
             return message
         }

@@ -67,7 +67,13 @@ final class TokenizationClient: Sendable {
         let baseURL = Self.baseURL(from: apiURL)
         tokenizeURL = baseURL.map { URL(string: TokenizationOperation.tokenize.path, relativeTo: $0)!.absoluteURL }
         batchTokenizeURL = baseURL.map { URL(string: TokenizationOperation.batchTokenize.path, relativeTo: $0)!.absoluteURL }
-        transport = configuration.transport ?? URLSessionTransport()
+        if let transport = configuration.transport {
+            self.transport = transport
+        } else {
+            let made = DefaultTransport.make(maximumConnections: configuration.maximumConcurrentRequests)
+            transport = made.transport
+            if let notice = made.notice { logger.info(notice) }
+        }
         requestSlots = RequestSlots(limit: configuration.maximumConcurrentRequests)
         tokens = AccessTokenCache(
             provider: tokenProvider,

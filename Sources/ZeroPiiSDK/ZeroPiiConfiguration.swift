@@ -88,8 +88,11 @@ public struct ZeroPiiConfiguration: Sendable {
     /// Receives every log line at or below the log level instead of `os_log` or
     /// standard error. Lines never hold values, tokens or access tokens.
     public var logHandler: (@Sendable (ZeroPiiLogLevel, String) -> Void)?
-    /// The HTTP transport. Default (`nil`): a `URLSession`-based transport. Tests pass a
-    /// `ClosureTransport` from the `ZeroPiiTestSupport` product.
+    /// The HTTP transport. Default (`nil`): `CurlTransport` on Linux (libcurl, loaded at
+    /// run time, with ``maximumConcurrentRequests`` connections; `URLSessionTransport`,
+    /// with a line at info level, where libcurl cannot be loaded) and
+    /// `URLSessionTransport` on Apple platforms. Tests pass a `ClosureTransport` from
+    /// the `ZeroPiiTestSupport` product.
     public var transport: (any HTTPTransport)?
     /// The clock for retry back-off, request timestamps and `Retry-After` dates (the
     /// latter two corrected by the server's clock offset once the SDK learned it). Tests

@@ -67,13 +67,24 @@ public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomS
         return "\(kindDescription) (\(detail))"
     }
 
-    /// `no HTTP response`, or `URLError` and a decimal code, possibly negative.
+    /// The details the package's transports write: `no HTTP response`, `URLError` and a
+    /// decimal code (possibly negative), `curl` and libcurl's error number, and the
+    /// curl transport's fixed phrases.
     private static func isOwnDetail(_ detail: String) -> Bool {
-        if detail == "no HTTP response" { return true }
-        let prefix = "URLError "
-        guard detail.hasPrefix(prefix) else { return false }
-        let code = detail.dropFirst(prefix.count)
-        let digits = code.hasPrefix("-") ? code.dropFirst() : code
-        return !digits.isEmpty && digits.count <= 10 && digits.allSatisfy { $0.isASCII && $0.isNumber }
+        if ownPhrases.contains(detail) { return true }
+        for prefix in ["URLError ", "curl "] where detail.hasPrefix(prefix) {
+            let code = detail.dropFirst(prefix.count)
+            let digits = code.hasPrefix("-") ? code.dropFirst() : code
+            return !digits.isEmpty && digits.count <= 10 && digits.allSatisfy { $0.isASCII && $0.isNumber }
+        }
+        return false
+    }
+
+    private static let ownPhrases: Set<String> = ["no HTTP response", "invalid header field", "curl response too large"]
+
+    /// libcurl's error number when the curl transport wrote this error's detail.
+    package var curlCode: Int? {
+        guard let detail, detail.hasPrefix("curl ") else { return nil }
+        return Int(detail.dropFirst(5))
     }
 }

@@ -51,6 +51,8 @@ struct ConnectionFairnessTests {
         other.send("GET /other HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(other.readResponse()?.body == #"{"path":"/other","bytes":0}"#)
         #expect(server.statistics.refusedConnections == 0)
+        #expect(server.statistics.admittedConnections == 11)
+        #expect((5...11).contains(server.statistics.peakOpenConnections))
     }
 
     @Test func aFullServerMakesRoomFromTheAddressThatHoldsTheMost() async throws {

@@ -8,6 +8,8 @@ import Darwin
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 for the transport tests: one request per
 /// connection unless asked to keep connections alive, `Content-Length` bodies, answers chosen by the test.
+/// It counts connections, so tests can see reuse, the most open at once, and a client
+/// closing a connection whose request it had not answered.
 final class LoopbackHTTPServer: @unchecked Sendable {
     enum Answer {
         case respond(status: Int, headers: [String: String], body: Data)
@@ -28,6 +30,17 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var hanging: [Int32] = []
     private var stopped = false
+    private var accepted = 0
+    private var open = 0
+    private var peakOpen = 0
+    private var closedUnanswered = 0
+
+    /// Connections accepted so far.
+    var acceptedConnections: Int { lock.withLock { accepted } }
+    /// The most connections that were open at once.
+    var peakOpenConnections: Int { lock.withLock { peakOpen } }
+    /// Connections the client closed while their request waited for an answer (`.hang`).
+    var connectionsClosedUnanswered: Int { lock.withLock { closedUnanswered } }
 
     /// Whether a connection stays open for further requests after an answer (the
     /// default closes it after one).
@@ -64,7 +77,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             defer { hanging.removeAll() }
             return hanging
         }
-        sockets.forEach { _ = close($0) }
+        // Shut down, not closed: each one's thread is reading it and closes it.
+        sockets.forEach { _ = shutdown($0, Int32(SHUT_RDWR)) }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
@@ -79,7 +93,16 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 { return }
-            Thread.detachNewThread { [self] in serve(connection) }
+            lock.withLock {
+                accepted += 1
+                open += 1
+                peakOpen = max(peakOpen, open)
+            }
+            Thread.detachNewThread { [self] in
+                serve(connection)
+                lock.withLock { open -= 1 }
+                close(connection)
+            }
         }
     }
 
@@ -90,7 +113,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             var headerEnd = Self.find([13, 10, 13, 10], in: buffer)
             while headerEnd == nil {
                 let count = read(connection, &chunk, chunk.count)
-                if count <= 0 { close(connection); return }
+                if count <= 0 { return }
                 buffer += chunk[0..<count]
                 headerEnd = Self.find([13, 10, 13, 10], in: buffer)
             }
@@ -117,7 +140,15 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                     if !stopped { hanging.append(connection) }
                     return stopped
                 }
-                if alreadyStopped { close(connection) }
+                if alreadyStopped { return }
+                // Waits for the client to give up (or `stop()`), and counts the first.
+                while read(connection, &chunk, chunk.count) > 0 {}
+                lock.withLock {
+                    if !stopped {
+                        closedUnanswered += 1
+                        hanging.removeAll { $0 == connection }
+                    }
+                }
                 return
             case .respond(let status, let responseHeaders, let responseBody):
                 var text = "HTTP/1.1 \(status) Status\r\nContent-Length: \(responseBody.count)\r\n"
@@ -130,10 +161,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 #else
                 _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
                 #endif
-                guard keepsConnectionsAlive else {
-                    close(connection)
-                    return
-                }
+                guard keepsConnectionsAlive else { return }
             }
         }
     }

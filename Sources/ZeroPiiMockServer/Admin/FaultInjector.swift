@@ -21,8 +21,9 @@ public final class FaultInjector: Sendable {
 
     /// The most requests one queued fault may apply to.
     public static let maximumCount = 1_000_000
-    /// The longest latency that may be set, in seconds.
-    public static let maximumLatency: TimeInterval = 60
+    /// The longest latency that may be set, in seconds: long enough to test a client's
+    /// attempts of more than a minute. (`POST /__admin/faults` takes up to 60 s.)
+    public static let maximumLatency: TimeInterval = 600
 
     private struct State {
         /// Each fault with the number of requests it still applies to.

@@ -37,7 +37,8 @@ extension TokenizationService {
         let connections =
             "\"acceptErrors\":\(http.acceptErrors),\"requestTimeouts\":\(http.requestTimeouts),\"writeTimeouts\":\(http.writeTimeouts),"
             + "\"memoryBudgetRejections\":\(http.memoryBudgetRejections),\"bufferedRequestBytes\":\(http.bufferedRequestBytes),"
-            + "\"refusedConnections\":\(http.refusedConnections)"
+            + "\"refusedConnections\":\(http.refusedConnections),\"admittedConnections\":\(http.admittedConnections),"
+            + "\"peakOpenConnections\":\(http.peakOpenConnections)"
         let profiles = statistics.wireProfileCounts.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
             .map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
         let body =

@@ -153,6 +153,7 @@ public final class HTTPServer: Sendable {
                     // Still open (its thread closes it after leaving the table), so the
                     // number cannot belong to another connection yet.
                     if let shed { shutdown(shed, Int32(SHUT_RDWR)) }
+                    statistics.recordAdmittedConnection(open: state.connections.count)
                     return true
                 }
             }

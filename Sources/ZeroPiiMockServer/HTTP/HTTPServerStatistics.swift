@@ -11,6 +11,8 @@ public final class HTTPServerStatistics: Sendable {
         var budgetRejectionCount = 0
         var closedConnectionCount = 0
         var refusedConnectionCount = 0
+        var admittedConnectionCount = 0
+        var peakOpenConnectionCount = 0
         var bufferedBytes = 0
         var peakBufferedBytes = 0
         var threadCPUTime: TimeInterval = 0
@@ -38,10 +40,22 @@ public final class HTTPServerStatistics: Sendable {
     /// CPU time spent by the threads of connections that have finished, in seconds.
     public var connectionCPUSeconds: TimeInterval { state.withLock { $0.threadCPUTime } }
 
+    /// Connections admitted and served since the server started.
+    public var admittedConnections: Int { state.withLock { $0.admittedConnectionCount } }
+    /// The most connections that were open at once.
+    public var peakOpenConnections: Int { state.withLock { $0.peakOpenConnectionCount } }
+
     /// Connections answered 503 at once because every slot they could take was busy.
     public var refusedConnections: Int { state.withLock { $0.refusedConnectionCount } }
 
     func recordAcceptError() { state.withLock { $0.acceptErrorCount += 1 } }
+    func recordAdmittedConnection(open: Int) {
+        state.withLock { state in
+            state.admittedConnectionCount += 1
+            state.peakOpenConnectionCount = max(state.peakOpenConnectionCount, open)
+        }
+    }
+
     func recordRefusedConnection() { state.withLock { $0.refusedConnectionCount += 1 } }
     func recordRequestTimeout() { state.withLock { $0.requestTimeoutCount += 1 } }
     func recordWriteTimeout() { state.withLock { $0.writeTimeoutCount += 1 } }

@@ -23,7 +23,9 @@ final class AccessTokenIssuer: Sendable {
     var lifetimeSeconds: Int { Int(lifetime) }
 
     func issue() -> String {
-        let issued = UInt64(now().timeIntervalSince1970 * 1000)
+        // Never before the cut-off: a token issued in the millisecond of a revocation,
+        // after it, must work (a client that replays at once after a 401 gets one).
+        let issued = max(UInt64(now().timeIntervalSince1970 * 1000), revokedBefore.withLock { $0 })
         let expiry = issued + UInt64(lifetime * 1000)
         var payload = [UInt8]()
         withUnsafeBytes(of: issued.bigEndian) { payload.append(contentsOf: $0) }

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import ZeroPiiLocking
+import ZeroPiiMockServer
+import ZeroPiiSDK
+import ZeroPiiTestHelpers
+import ZeroPiiTestSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The SDK under many concurrent calls against the mock server on loopback, with each
+/// transport: every call ends by its `callTimeout` plus the documented margin, and the
+/// server never sees more connections than `maximumConcurrentRequests`. Each test holds
+/// the shared SDK instance alone; serialized and outside the ThreadSanitizer passes: the
+/// figures are about time and connections, and each test keeps both cores busy.
+@Suite(.serialized, .skippedUnderThreadSanitizer)
+struct CallLimitsUnderLoadTests {
+    enum Transport: String, CaseIterable, CustomTestStringConvertible {
+        /// libcurl on Linux, URLSession elsewhere.
+        case platformDefault
+        case urlSession
+
+        var testDescription: String { rawValue }
+
+        func make() -> (any HTTPTransport)? {
+            switch self {
+            case .platformDefault: return nil
+            case .urlSession: return URLSessionTransport()
+            }
+        }
+    }
+
+    /// How late a result may be, beyond its call's limit, on a loaded 2-core machine with
+    /// a debug build (the benchmark measures the release figure: Docs/Performance.md).
+    static let margin: TimeInterval = 0.5
+
+    private static func makeSDK(
+        _ transport: Transport, server: MockTokenizationServer, callTimeout: TimeInterval
+    ) -> ZeroPiiSDK {
+        var configuration = ZeroPiiConfiguration()
+        configuration.transport = transport.make()
+        configuration.callTimeout = callTimeout
+        configuration.requestTimeout = 30
+        configuration.callbackQueue = DispatchQueue(label: "load.callbacks", attributes: .concurrent)
+        return ZeroPiiSDK.initialize(
+            tokenProvider: ServerTokenProvider(server: server), apiUrl: server.baseURL.absoluteString, logLevel: .off,
+            retryPolicy: DefaultRetryPolicy(), configuration: configuration)
+    }
+
+    /// 1,000 calls, half through the async API and half through callbacks, with a 1 s
+    /// limit over a server that answers after 3 s: each ends as a timeout by 1 s plus
+    /// the margin, the first of them no sooner than the limit.
+    @Test(arguments: Transport.allCases)
+    func aThousandCallsOverASlowServerEndByTheirLimit(transport: Transport) async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess { try await thousandCallsOverASlowServer(transport) }
+    }
+
+    private func thousandCallsOverASlowServer(_ transport: Transport) async throws {
+        let server = try MockTokenizationServer()
+        defer { server.stop() }
+        let sdk = Self.makeSDK(transport, server: server, callTimeout: 1)
+        #expect(await sdk.tokenize("warm-up").isSuccess)
+        server.faults.setLatency(3)
+        let ended = Locked<[(seconds: TimeInterval, kind: ZeroPiiErrorKind)]>([])
+        let start = Date()
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<500 {
+                group.addTask {
+                    let result = await sdk.tokenize("async-\(index)")
+                    let seconds = Date().timeIntervalSince(start)
+                    ended.withLock { $0.append((seconds, result.errorKind)) }
+                }
+            }
+            group.addTask {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let remaining = Locked(500)
+                    for index in 0..<500 {
+                        sdk.tokenizeString("callback-\(index)") { result in
+                            let seconds = Date().timeIntervalSince(start)
+                            ended.withLock { $0.append((seconds, result.errorKind)) }
+                            if remaining.withLock({
+                                $0 -= 1; return $0
+                            }) == 0 {
+                                continuation.resume()
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let results = ended.withLock { $0 }
+        #expect(results.count == 1_000)
+        #expect(results.allSatisfy { $0.kind == .timeout })
+        let latest = results.map(\.seconds).max() ?? 0
+        let earliest = results.map(\.seconds).min() ?? 0
+        #expect(earliest >= 0.99, "\(earliest)")
+        #expect(latest <= 1 + Self.margin, "\(latest)")
+    }
+
+    /// 10,000 callback calls at once, coalescing off: all succeed, and the server never
+    /// holds more connections than the bound of 8 requests in flight.
+    @Test(arguments: Transport.allCases)
+    func tenThousandConcurrentCallsOpenNoMoreConnectionsThanTheBound(transport: Transport) async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess { try await tenThousandConcurrentCalls(transport) }
+    }
+
+    private func tenThousandConcurrentCalls(_ transport: Transport) async throws {
+        let server = try MockTokenizationServer()
+        defer { server.stop() }
+        let sdk = Self.makeSDK(transport, server: server, callTimeout: 600)
+        let succeeded = Locked(0)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let remaining = Locked(10_000)
+            for index in 0..<10_000 {
+                sdk.tokenizeString("value-\(index)@example.com") { result in
+                    if result.isSuccess { succeeded.withLock { $0 += 1 } }
+                    if remaining.withLock({
+                        $0 -= 1; return $0
+                    }) == 0 {
+                        continuation.resume()
+                    }
+                }
+            }
+        }
+        #expect(succeeded.withLock { $0 } == 10_000)
+        #expect(server.statistics.connections.peakOpenConnections <= 8, "\(server.statistics.connections.peakOpenConnections)")
+        #expect(server.statistics.connections.peakOpenConnections >= 1)
+    }
+}

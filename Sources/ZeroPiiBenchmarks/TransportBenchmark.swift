@@ -1,0 +1,261 @@
+import Dispatch
+import Foundation
+import ZeroPiiLocking
+import ZeroPiiRetry
+import ZeroPiiSDK
+import ZeroPiiTransport
+
+/// `transport [CALLS]`: the two transports side by side, in one run, against a
+/// `zeropii serve` child process on 127.0.0.1 (so the server's CPU is not the client's):
+///
+/// - (a) client CPU per request through ZeroPiiSDK's async API (payload encryption on):
+///   one value, and a 1,000-value batch; and per 400 B and 70 KB POST through the
+///   transport alone;
+/// - (b) the client's CPU while one call waits 3 s for the server's answer;
+/// - (c) 1,000 concurrent callback calls with a 1 s `callTimeout` over a server that
+///   answers after 3 s: when each result arrives;
+/// - (d) resident memory over CALLS sequential 1-value calls (default 100,000), after
+///   the first 10,000 and at the end.
+///
+/// Each transport runs in a process of its own (this benchmark again, as
+/// `transport-child NAME PART URL CALLS`), so neither is charged for the other's threads:
+/// client CPU is that process's CPU time (every thread: the SDK, the transport, the
+/// callbacks) divided by the requests. The `zeropii` binary is the one built beside
+/// this benchmark.
+enum TransportBenchmark {
+    static let names: [String] = {
+        #if os(Linux)
+        return ["URLSession", "libcurl"]
+        #else
+        return ["URLSession"]
+        #endif
+    }()
+
+    static func run(soakCalls: Int) async {
+        let server: ServeChild
+        do {
+            server = try ServeChild.start()
+        } catch {
+            print("transport: \(error)")
+            return
+        }
+        defer { server.stop() }
+        // (a) twice, the transports taking turns, keeping each figure's lower run: the
+        // machine's speed drifts, and drift only ever adds time.
+        var figures: [String: [String: Double]] = [:]
+        for _ in 0..<2 {
+            for name in names {
+                let run = runChild(name: name, part: "cpu", url: server.baseURL, calls: soakCalls)
+                figures[name] = (figures[name] ?? [:]).merging(run) { min($0, $1) }
+            }
+        }
+        for name in names {
+            figures[name]?.merge(runChild(name: name, part: "rest", url: server.baseURL, calls: soakCalls)) { $1 }
+        }
+        func value(_ name: String, _ key: String) -> Double { figures[name]?[key] ?? .nan }
+
+        print("Transports against `zeropii serve` at \(server.baseURL) (a child process), release build, one run;")
+        print("each transport in a client process of its own")
+        print("")
+        print("(a) client CPU per request (process CPU time / requests): median of 5 rounds, the lower of two runs")
+        print("    " + pad("", 12) + pad("through the SDK", 32) + "through the transport alone")
+        print("    " + pad("transport", 12) + pad("1 value", 12) + pad("1,000-value batch", 20) + pad("400 B POST", 12) + "70 KB POST")
+        for name in names {
+            print(
+                "    " + pad(name, 12) + pad(format(value(name, "single")), 12) + pad(format(value(name, "batch")), 20)
+                    + pad(format(value(name, "small")), 12) + format(value(name, "post")))
+        }
+        if names.count == 2 {
+            let (old, new) = (names[0], names[1])
+            print(
+                String(
+                    format: "    %@ / %@: 1 value %.3f, batch %.3f, 400 B POST %.3f, 70 KB POST %.3f", new, old,
+                    value(new, "single") / value(old, "single"), value(new, "batch") / value(old, "batch"),
+                    value(new, "small") / value(old, "small"), value(new, "post") / value(old, "post")))
+        }
+        print("")
+        print("(b) client CPU while one call waits 3 s for the answer")
+        for name in names {
+            print(String(format: "    %@ %.1f ms of CPU over %.2f s", pad(name, 12), value(name, "waitCPU") * 1000, value(name, "waitWall")))
+        }
+        print("")
+        print("(c) 1,000 concurrent callback calls, callTimeout 1 s, server answering after 3 s: seconds until each result")
+        print("    " + pad("transport", 12) + pad("first", 9) + pad("median", 9) + pad("99th", 9) + pad("last", 9) + "after 1.10 s")
+        for name in names {
+            print(
+                "    " + pad(name, 12) + pad(seconds(value(name, "first")), 9) + pad(seconds(value(name, "median")), 9)
+                    + pad(seconds(value(name, "p99")), 9) + pad(seconds(value(name, "last")), 9) + String(format: "%.0f", value(name, "late")))
+        }
+        print("")
+        print("(d) resident memory over \(soakCalls) sequential 1-value calls")
+        for name in names {
+            let (after, end) = (value(name, "rssAfter10k"), value(name, "rssEnd"))
+            print(
+                String(
+                    format: "    %@ %.1f MB after 10,000 calls, %.1f MB at the end: %+.2f MB (%.3f KB a call)", pad(name, 12), after, end,
+                    end - after,
+                    (end - after) * 1024 / Double(max(1, soakCalls - 10_000))))
+        }
+    }
+
+    /// Runs `transport-child` for one transport and reads its `key value` lines.
+    private static func runChild(name: String, part: String, url: URL, calls: Int) -> [String: Double] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["transport-child", name, part, url.absoluteString, String(calls)]
+        let output = Pipe()
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            print("transport: could not run the \(name) child: \(error)")
+            return [:]
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        var figures: [String: Double] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let number = Double(parts[1]) { figures[String(parts[0])] = number }
+        }
+        return figures
+    }
+
+    /// The measurements for one transport, printed as `key value` lines: `cpu` is (a),
+    /// `rest` (b) to (d), `soak` (d) alone, `long` one call with a 90 s attempt limit
+    /// (for the tests, against a server told to answer late).
+    static func runChild(name: String, part: String, url: URL, soakCalls: Int) async {
+        let make: @Sendable () -> any HTTPTransport
+        switch name {
+        #if os(Linux)
+        case "libcurl": make = { try! CurlTransport() }
+        #endif
+        default: make = { URLSessionTransport() }
+        }
+        func emit(_ key: String, _ value: Double) { print("\(key) \(value)") }
+
+        if part == "long" {
+            // One attempt of up to 90 s, no retry, against a server told to answer late.
+            let sdk = makeSDK(
+                make(), url: url, callTimeout: 120, requestTimeout: 90, retryPolicy: DefaultRetryPolicy(maximumRetries: 0, baseDelayMs: 0))
+            let start = DispatchTime.now().uptimeNanoseconds
+            let result = await sdk.tokenize("late@example.com")
+            emit("longSeconds", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            emit("longSucceeded", result.isSuccess ? 1 : 0)
+            return
+        }
+        let sdk = makeSDK(make(), url: url, callTimeout: 120)
+        _ = await sdk.tokenize("warm-up@example.com")
+        if part == "soak" {
+            await soak(sdk, calls: soakCalls, emit: emit)
+            return
+        }
+        let transport = make()
+        if part == "cpu" {
+            _ = await sdk.batchTokenize(SDKBenchmark.batchValues)
+            emit("single", await cpuPerCall(rounds: 5, calls: 1_000) { _ = await sdk.tokenize("alice@example.com") })
+            emit("batch", await cpuPerCall(rounds: 5, calls: 20) { _ = await sdk.batchTokenize(SDKBenchmark.batchValues) })
+            for (key, size, calls) in [("small", 400, 1_000), ("post", 70 * 1024, 300)] {
+                let post = TransportRequest(
+                    method: "POST", url: url.appendingPathComponent("benchmark/echo"), headers: ["Content-Type": "application/octet-stream"],
+                    body: Data(count: size), timeout: 30)
+                emit(key, await cpuPerCall(rounds: 5, calls: calls) { _ = try? await transport.send(post) })
+            }
+            return
+        }
+
+        await setLatency(milliseconds: 3_000, url: url, transport: transport)
+        let waitStart = BenchmarkClock.processCPUSeconds()
+        let wallStart = DispatchTime.now().uptimeNanoseconds
+        _ = await sdk.tokenize("slow@example.com")
+        emit("waitWall", Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9)
+        emit("waitCPU", BenchmarkClock.processCPUSeconds() - waitStart)
+
+        let limited = makeSDK(make(), url: url, callTimeout: 1)
+        let times = await resultTimes(limited, calls: 1_000)
+        emit("first", times.first ?? .nan)
+        emit("median", BenchmarkClock.median(times))
+        emit("p99", times[times.count * 99 / 100])
+        emit("last", times.last ?? .nan)
+        emit("late", Double(times.filter { $0 > 1.10 }.count))
+        await setLatency(milliseconds: 0, url: url, transport: transport)
+
+        await soak(sdk, calls: soakCalls, emit: emit)
+    }
+
+    /// (d): `calls` sequential 1-value calls, resident memory after the first 10,000 (or
+    /// the first 40 %, for fewer than 25,000) and at the end. Also run alone, as
+    /// `transport-child NAME soak URL CALLS`, by the soak tests.
+    static func soak(_ sdk: ZeroPiiSDK, calls: Int, emit: (String, Double) -> Void) async {
+        let first = min(10_000, calls * 2 / 5)
+        var failures = 0
+        for index in 0..<first where await !sdk.tokenize("soak-\(index % 1000)@example.com").isSuccess { failures += 1 }
+        emit("rssAfter10k", ResidentMemory.megabytes())
+        for index in first..<calls where await !sdk.tokenize("soak-\(index % 1000)@example.com").isSuccess { failures += 1 }
+        emit("rssEnd", ResidentMemory.megabytes())
+        emit("soakCalls", Double(calls - first))
+        emit("soakFailures", Double(failures))
+    }
+
+    private static func makeSDK(
+        _ transport: any HTTPTransport, url: URL, callTimeout: TimeInterval, requestTimeout: TimeInterval = 60,
+        retryPolicy: RetryPolicy = DefaultRetryPolicy()
+    ) -> ZeroPiiSDK {
+        var configuration = ZeroPiiConfiguration()
+        configuration.transport = transport
+        configuration.callTimeout = callTimeout
+        configuration.requestTimeout = requestTimeout
+        configuration.callbackQueue = DispatchQueue(label: "benchmark.transport.callbacks")
+        return ZeroPiiSDK.initialize(
+            tokenProvider: FixedTokenProvider(token: "benchmark-token"), apiUrl: url.absoluteString, logLevel: .off,
+            retryPolicy: retryPolicy, configuration: configuration)
+    }
+
+    /// Sets the latency the server adds to every answer (`POST /__admin/faults`).
+    private static func setLatency(milliseconds: Int, url: URL, transport: any HTTPTransport) async {
+        let request = TransportRequest(
+            method: "POST", url: url.appendingPathComponent("__admin/faults"), headers: ["Content-Type": "application/json"],
+            body: Data(#"{"kind":"latency","milliseconds":\#(milliseconds)}"#.utf8), timeout: 10)
+        let status = (try? await transport.send(request))?.statusCode
+        precondition(status == 200, "the latency fault was refused")
+    }
+
+    private static func cpuPerCall(rounds: Int, calls: Int, _ body: () async -> Void) async -> Double {
+        var figures: [Double] = []
+        for _ in 0..<rounds {
+            let start = BenchmarkClock.processCPUSeconds()
+            for _ in 0..<calls { await body() }
+            figures.append((BenchmarkClock.processCPUSeconds() - start) * 1e6 / Double(calls))
+        }
+        return BenchmarkClock.median(figures)
+    }
+
+    /// Starts `calls` callback calls at once and returns, sorted, the seconds from the
+    /// start until each callback.
+    private static func resultTimes(_ sdk: ZeroPiiSDK, calls: Int) async -> [Double] {
+        let times = Locked<[Double]>([])
+        let tally = CompletionTally(expected: calls)
+        let start = DispatchTime.now().uptimeNanoseconds
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            tally.whenDone { continuation.resume() }
+            for index in 0..<calls {
+                sdk.tokenizeString("limit-\(index)@example.com") { result in
+                    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                    times.withLock { $0.append(elapsed) }
+                    tally.record(success: result.isSuccess)
+                }
+            }
+        }
+        return times.withLock { $0 }.sorted()
+    }
+
+    private static func format(_ microseconds: Double) -> String {
+        microseconds >= 1000 ? String(format: "%.2f ms", microseconds / 1000) : String(format: "%.0f µs", microseconds)
+    }
+
+    private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

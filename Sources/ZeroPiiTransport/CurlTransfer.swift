@@ -1,0 +1,156 @@
+#if canImport(ZeroPiiCurlShim)
+import Foundation
+internal import ZeroPiiCurlShim
+
+#if canImport(ZeroPiiLocking)
+import ZeroPiiLocking
+#endif
+
+/// One request through ``CurlTransport``: what libcurl reads and writes while the
+/// transfer runs, and the caller's continuation.
+///
+/// Two halves with two owners. The request's bytes, the header list and the response
+/// being received belong to the transport's thread alone: libcurl calls the write and
+/// header callbacks on that thread, from inside `curl_multi_perform`. The continuation
+/// is shared with the caller's cancellation handler and is behind a lock: whichever of
+/// the answer, the cancellation or the transport's shutdown comes first resumes it, once.
+final class CurlTransfer: @unchecked Sendable {
+    // Sendable: the unlocked properties below are touched only by the transport's thread
+    // once `send` has handed the transfer over (see the type's comment).
+
+    let method: String
+    let url: String
+    let headerLines: [String]
+    /// The request body, copied once into memory libcurl can point at for the whole
+    /// transfer (`CURLOPT_POSTFIELDS` does not copy).
+    let body: UnsafeMutableRawBufferPointer
+    /// The body's length (`body` has room for at least one byte, even for none).
+    let bodyCount: Int
+    /// The attempt's limit in milliseconds; 0 for none.
+    let timeoutMilliseconds: Int
+    let maximumResponseBytes: Int
+
+    /// Set while libcurl holds the transfer.
+    var easy: OpaquePointer?
+    var headerList: OpaquePointer?
+    private var responseHeaders: [String: String] = [:]
+    private var responseBody = Data()
+    /// Set when the body outgrew ``maximumResponseBytes`` and the write was refused.
+    private(set) var responseTooLarge = false
+
+    private struct Ending {
+        var continuation: CheckedContinuation<TransportResponse, Error>?
+        /// How the transfer ended, kept when it ended before `attach` (cancelled early).
+        var outcome: Result<TransportResponse, Error>?
+        var ended = false
+    }
+
+    private let ending = Locked(Ending())
+
+    init(method: String, url: String, headerLines: [String], body: Data, timeoutMilliseconds: Int, maximumResponseBytes: Int) {
+        self.method = method
+        self.url = url
+        self.headerLines = headerLines
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.maximumResponseBytes = maximumResponseBytes
+        bodyCount = body.count
+        self.body = UnsafeMutableRawBufferPointer.allocate(byteCount: max(body.count, 1), alignment: 1)
+        body.copyBytes(to: self.body)
+    }
+
+    deinit {
+        body.deallocate()
+    }
+
+    // MARK: The caller's side
+
+    /// Keeps `continuation` for the answer; false, with `continuation` resumed with
+    /// the ending that came first, when the transfer already ended (cancelled before it
+    /// was handed over).
+    func attach(_ continuation: CheckedContinuation<TransportResponse, Error>) -> Bool {
+        let earlierOutcome: Result<TransportResponse, Error>?? = ending.withLock { ending in
+            guard ending.ended else {
+                ending.continuation = continuation
+                return .none
+            }
+            return .some(ending.outcome)
+        }
+        guard case .some(let outcome) = earlierOutcome else { return true }
+        continuation.resume(with: outcome ?? .failure(CancellationError()))
+        return false
+    }
+
+    /// Ends the transfer with `outcome` unless it ended already; true when this call
+    /// ended it.
+    @discardableResult
+    func end(with outcome: Result<TransportResponse, Error>) -> Bool {
+        let taken: CheckedContinuation<TransportResponse, Error>?? = ending.withLock { ending in
+            guard !ending.ended else { return .none }
+            ending.ended = true
+            defer { ending.continuation = nil }
+            if ending.continuation == nil { ending.outcome = outcome }
+            return .some(ending.continuation)
+        }
+        guard case .some(let waiting) = taken else { return false }
+        waiting?.resume(with: outcome)
+        return true
+    }
+
+    var hasEnded: Bool { ending.withLock { $0.ended } }
+
+    // MARK: The transport thread's side
+
+    /// Appends body bytes libcurl received; returns how many were taken (fewer ends the
+    /// transfer with `CURLE_WRITE_ERROR`).
+    func receiveBody(_ bytes: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+        guard responseBody.count + count <= maximumResponseBytes else {
+            responseTooLarge = true
+            return 0
+        }
+        responseBody.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: count)
+        return count
+    }
+
+    /// Takes one header line as libcurl delivers it, status lines included: a status
+    /// line starts the headers afresh, so those of an interim `100 Continue` are not
+    /// kept. Read as bytes: Foundation's string functions cost more than the request.
+    func receiveHeaderLine(_ bytes: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+        let line = UnsafeRawBufferPointer(start: bytes, count: count)
+        if line.starts(with: "HTTP/".utf8) {
+            responseHeaders = [:]
+            return count
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return count }
+        let name = Self.trimmed(line[..<colon])
+        let value = Self.trimmed(line[(colon + 1)...])
+        guard !name.isEmpty else { return count }
+        let nameText = String(decoding: name, as: UTF8.self)
+        let valueText = String(decoding: value, as: UTF8.self)
+        if name.count == 14, name.elementsEqual("content-length".utf8, by: { $0 | 0x20 == $1 | 0x20 }), let length = Int(valueText), length > 0 {
+            responseBody.reserveCapacity(min(length, maximumResponseBytes))
+        }
+        // Repeated fields are joined as RFC 9110 allows and as URLSession does.
+        if let earlier = responseHeaders[nameText] {
+            responseHeaders[nameText] = earlier + ", " + valueText
+        } else {
+            responseHeaders[nameText] = valueText
+        }
+        return count
+    }
+
+    /// `bytes` without leading and trailing spaces, tabs, CRs and LFs.
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 13 || byte == 10 }
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        return bytes[start..<end]
+    }
+
+    /// The response received so far, with `statusCode`.
+    func response(statusCode: Int) -> TransportResponse {
+        TransportResponse(statusCode: statusCode, headers: responseHeaders, body: responseBody)
+    }
+}
+#endif

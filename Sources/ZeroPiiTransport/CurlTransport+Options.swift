@@ -1,0 +1,47 @@
+#if canImport(ZeroPiiCurlShim)
+import Foundation
+
+extension CurlTransport {
+    /// How a ``CurlTransport`` connects.
+    public struct Options: Sendable {
+        /// The most connections open at once, to all hosts together, and the most kept
+        /// open for reuse. Requests beyond it wait inside libcurl for a connection. The
+        /// SDK sets it to `ZeroPiiConfiguration.maximumConcurrentRequests`. Default: 8.
+        public var maximumConnections: Int = 8
+        /// A PEM file of certificate authorities to verify servers against instead of
+        /// the system's store (for example a company's own CA). Default: nil, the
+        /// system's store.
+        public var trustedCertificateAuthorities: String?
+        /// Public keys the server's certificate must have one of, each as `sha256//`
+        /// followed by the Base64 of the SHA-256 of its DER `SubjectPublicKeyInfo` (the
+        /// form `curl --pinnedpubkey` takes). Checked in addition to the certificate
+        /// chain. Default: none.
+        public var pinnedPublicKeys: [String] = []
+        /// The largest response body accepted, in bytes; a longer one ends the request
+        /// with a `connectionFailed` error rather than filling memory. Default: 64 MiB.
+        public var maximumResponseBytes: Int = 64 << 20
+
+        /// The defaults.
+        public init() {}
+
+        func validate() throws {
+            guard maximumConnections >= 1 else {
+                throw CurlTransportSetupError(reason: "maximumConnections must be at least 1")
+            }
+            guard maximumResponseBytes >= 0 else {
+                throw CurlTransportSetupError(reason: "maximumResponseBytes must not be negative")
+            }
+            for pin in pinnedPublicKeys {
+                let prefix = "sha256//"
+                guard pin.hasPrefix(prefix), let digest = Data(base64Encoded: String(pin.dropFirst(prefix.count))), digest.count == 32
+                else {
+                    throw CurlTransportSetupError(reason: "a pinned public key is not sha256// followed by the Base64 of 32 bytes")
+                }
+            }
+            if let file = trustedCertificateAuthorities, !FileManager.default.isReadableFile(atPath: file) {
+                throw CurlTransportSetupError(reason: "the trusted certificate authorities file cannot be read")
+            }
+        }
+    }
+}
+#endif

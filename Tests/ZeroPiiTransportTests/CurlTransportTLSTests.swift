@@ -1,0 +1,117 @@
+#if os(Linux)
+import Foundation
+import Testing
+import ZeroPiiTransport
+
+/// The curl transport against an HTTPS server that Python's `ssl` module (OpenSSL) runs
+/// with a certificate authority of its own (`Scripts/tls-test-server.py`): verification
+/// is on by default, an extra CA file is honoured, and pins are enforced.
+@Suite(.enabled(if: TLSTestServer.canRun, "python3 with the cryptography package is not available"))
+struct CurlTransportTLSTests {
+    @Test func anUnknownAuthorityIsRefusedByDefault() async throws {
+        let server = try TLSTestServer()
+        defer { server.stop() }
+        do {
+            _ = try await CurlTransport().send(TransportRequest(method: "POST", url: server.url, timeout: 20))
+            Issue.record("a certificate from an unknown authority was accepted")
+        } catch let error as TransportError {
+            #expect(error.description == "the connection failed (curl 60)")
+        }
+    }
+
+    @Test func itsAuthorityConfiguredTheServerIsAccepted() async throws {
+        let server = try TLSTestServer()
+        defer { server.stop() }
+        var options = CurlTransport.Options()
+        options.trustedCertificateAuthorities = server.certificateAuthorityFile
+        let response = try await CurlTransport(options: options).send(
+            TransportRequest(method: "POST", url: server.url, body: Data("v".utf8), timeout: 20))
+        #expect(response.statusCode == 200)
+        #expect(response.body == Data("tls-ok".utf8))
+    }
+
+    @Test func theRightPinIsAcceptedAndAWrongOneRefused() async throws {
+        let server = try TLSTestServer()
+        defer { server.stop() }
+        var pinned = CurlTransport.Options()
+        pinned.trustedCertificateAuthorities = server.certificateAuthorityFile
+        pinned.pinnedPublicKeys = ["sha256//" + Data(repeating: 7, count: 32).base64EncodedString(), server.pin]
+        #expect(try await CurlTransport(options: pinned).send(TransportRequest(method: "GET", url: server.url, timeout: 20)).statusCode == 200)
+
+        var wrong = pinned
+        wrong.pinnedPublicKeys = ["sha256//" + Data(repeating: 7, count: 32).base64EncodedString()]
+        do {
+            _ = try await CurlTransport(options: wrong).send(TransportRequest(method: "GET", url: server.url, timeout: 20))
+            Issue.record("a server whose key matches no pin was accepted")
+        } catch let error as TransportError {
+            #expect(error.description == "the connection failed (curl 90)")
+        }
+    }
+
+    /// A pin does not replace the chain: the right key from an unknown authority is
+    /// still refused.
+    @Test func aPinAloneDoesNotTrustAnUnknownAuthority() async throws {
+        let server = try TLSTestServer()
+        defer { server.stop() }
+        var options = CurlTransport.Options()
+        options.pinnedPublicKeys = [server.pin]
+        await #expect(throws: TransportError.connectionFailed) {
+            try await CurlTransport(options: options).send(TransportRequest(method: "GET", url: server.url, timeout: 20))
+        }
+    }
+}
+
+/// `Scripts/tls-test-server.py` as a child process, until ``stop()``.
+final class TLSTestServer: Sendable {
+    let url: URL
+    let certificateAuthorityFile: String
+    let pin: String
+    private let process: Process
+    private let input: Pipe
+    private let directory: URL
+
+    static var canRun: Bool {
+        if ProcessInfo.processInfo.environment["ZEROPII_DIFFERENTIAL"] == "required" { return true }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import cryptography"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/tls-test-server.py")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, directory.path]
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(10) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        guard let fields = try JSONSerialization.jsonObject(with: line) as? [String: Any], let port = fields["port"] as? Int,
+            let ca = fields["ca"] as? String, let pin = fields["pin"] as? String
+        else { throw CocoaError(.fileReadCorruptFile) }
+        url = URL(string: "https://127.0.0.1:\(port)/ct-vault/api/v2/tokenize")!
+        certificateAuthorityFile = ca
+        self.pin = pin
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+#endif

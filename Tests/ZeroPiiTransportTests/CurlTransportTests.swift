@@ -1,0 +1,277 @@
+#if os(Linux)
+import Foundation
+import Testing
+@testable import ZeroPiiTransport
+
+/// The libcurl transport against a loopback server: what it sends, what it returns, how
+/// it fails, and what it does with connections. Serialized: each test runs its own
+/// server and counts its connections.
+@Suite(.serialized)
+struct CurlTransportTests {
+    @Test func libcurlIsAvailableOnThisMachine() {
+        #expect(CurlTransport.unavailableReason == nil)
+    }
+
+    @Test func sendsMethodHeadersAndBodyAndReturnsTheResponse() async throws {
+        let server = try LoopbackHTTPServer { request in
+            let echo =
+                "\(request.method) \(request.path) \(request.headers["x-test"] ?? "-") \(request.headers["expect"] ?? "no-expect") "
+                + String(decoding: request.body, as: UTF8.self)
+            return .respond(status: 201, headers: ["X-Reply": "yes", "X-Twice": "a\r\nX-Twice: b"], body: Data(echo.utf8))
+        }
+        defer { server.stop() }
+        let request = TransportRequest(
+            method: "POST", url: server.baseURL.appendingPathComponent("ct-vault/api/v2/tokenize"),
+            headers: ["X-Test": "header-value", "Content-Type": "application/json"], body: Data(#"{"value":"v"}"#.utf8), timeout: 10)
+        let response = try await CurlTransport().send(request)
+        #expect(response.statusCode == 201)
+        #expect(response.header("x-reply") == "yes")
+        #expect(response.header("x-twice") == "a, b")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"POST /ct-vault/api/v2/tokenize header-value no-expect {"value":"v"}"#)
+    }
+
+    @Test func otherMethodsAndEmptyBodies() async throws {
+        let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { request in
+            .respond(
+                status: 200, headers: [:], body: Data("\(request.method) \(request.body.count) \(request.headers["content-length"] ?? "-")".utf8))
+        }
+        defer { server.stop() }
+        let transport = try CurlTransport()
+        for (method, body, expected) in [
+            ("GET", Data(), "GET 0 -"), ("POST", Data(), "POST 0 0"), ("PUT", Data("abc".utf8), "PUT 3 3"), ("DELETE", Data(), "DELETE 0 -"),
+        ] {
+            let response = try await transport.send(TransportRequest(method: method, url: server.baseURL, body: body, timeout: 10))
+            #expect(String(decoding: response.body, as: UTF8.self) == expected)
+        }
+    }
+
+    @Test(arguments: [200, 204, 301, 400, 401, 404, 409, 413, 419, 429, 500, 502, 503, 504])
+    func everyStatusIsAResponse(status: Int) async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .respond(status: status, headers: ["Retry-After": "3"], body: status == 204 ? Data() : Data("body-\(status)".utf8))
+        }
+        defer { server.stop() }
+        let response = try await CurlTransport().send(TransportRequest(method: "POST", url: server.baseURL, timeout: 10))
+        #expect(response.statusCode == status)
+        #expect(response.header("retry-after") == "3")
+        #expect(response.body == (status == 204 ? Data() : Data("body-\(status)".utf8)))
+    }
+
+    @Test func eightMegabyteBodiesBothWays() async throws {
+        let server = try LoopbackHTTPServer { request in
+            .respond(status: 200, headers: [:], body: Data(request.body.reversed()))
+        }
+        defer { server.stop() }
+        var generator = SystemRandomNumberGenerator()
+        let body = Data((0..<(8 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let response = try await CurlTransport().send(TransportRequest(method: "POST", url: server.baseURL, body: body, timeout: 60))
+        #expect(response.statusCode == 200)
+        #expect(response.body == Data(body.reversed()))
+    }
+
+    @Test func aResponseOverTheLimitFailsInsteadOfFillingMemory() async throws {
+        let server = try LoopbackHTTPServer { _ in .respond(status: 200, headers: [:], body: Data(count: 300_000)) }
+        defer { server.stop() }
+        var options = CurlTransport.Options()
+        options.maximumResponseBytes = 200_000
+        await #expect(throws: TransportError.connectionFailed) {
+            try await CurlTransport(options: options).send(TransportRequest(method: "POST", url: server.baseURL, timeout: 10))
+        }
+    }
+
+    @Test func connectionsAreKeptAliveAndReused() async throws {
+        let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
+        defer { server.stop() }
+        let transport = try CurlTransport()
+        for _ in 0..<50 {
+            #expect(
+                try await transport.send(TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 10)).statusCode == 200)
+        }
+        #expect(server.acceptedConnections == 1)
+    }
+
+    @Test func concurrentRequestsNeverOpenMoreConnectionsThanTheLimit() async throws {
+        let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in
+            usleep(2_000)
+            return .respond(status: 200, headers: [:], body: Data("ok".utf8))
+        }
+        defer { server.stop() }
+        var options = CurlTransport.Options()
+        options.maximumConnections = 4
+        let transport = try CurlTransport(options: options)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<1_000 {
+                group.addTask { try await transport.send(TransportRequest(method: "POST", url: server.baseURL, timeout: 60)).statusCode }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 1_000 && statuses.allSatisfy { $0 == 200 })
+        #expect(server.peakOpenConnections <= 4)
+        #expect(server.acceptedConnections <= 4)
+    }
+
+    @Test func aRefusedConnectionIsANetworkFailure() async throws {
+        let server = try LoopbackHTTPServer { _ in .hang }
+        let url = server.baseURL
+        server.stop()
+        do {
+            _ = try await CurlTransport().send(TransportRequest(method: "POST", url: url, timeout: 10))
+            Issue.record("no error")
+        } catch let error as TransportError {
+            #expect(error == .connectionFailed)
+            #expect(error.description == "the connection failed (curl 7)")
+        }
+    }
+
+    @Test func anUnresolvableNameIsANetworkFailure() async throws {
+        do {
+            _ = try await CurlTransport().send(TransportRequest(method: "POST", url: URL(string: "http://zeropii-nowhere.invalid/")!, timeout: 20))
+            Issue.record("no error")
+        } catch let error as TransportError {
+            #expect(error == .connectionFailed)
+            #expect(error.description == "the connection failed (curl 6)")
+        }
+    }
+
+    @Test func onlyHTTPAndHTTPSAreSpoken() async throws {
+        await #expect(throws: TransportError.connectionFailed) {
+            try await CurlTransport().send(TransportRequest(method: "GET", url: URL(string: "file:///etc/passwd")!, timeout: 10))
+        }
+    }
+
+    @Test func headersThatCouldEndTheirLineAreRefusedBeforeSending() async throws {
+        let server = try LoopbackHTTPServer { _ in .respond(status: 200, headers: [:], body: Data()) }
+        defer { server.stop() }
+        let transport = try CurlTransport()
+        for headers in [["X-A": "v\r\nX-Injected: 1"], ["X-A": "v\nw"], ["X-A": "v\u{0}"], ["X A": "v"], ["": "v"], ["X-A:": "v"]] {
+            await #expect(throws: TransportError.connectionFailed, "\(headers.keys)") {
+                try await transport.send(TransportRequest(method: "POST", url: server.baseURL, headers: headers, timeout: 10))
+            }
+        }
+        #expect(server.acceptedConnections == 0)
+    }
+
+    @Test func aSilentServerTimesOutOnTime() async throws {
+        let server = try LoopbackHTTPServer { _ in .hang }
+        defer { server.stop() }
+        let started = Date()
+        await #expect(throws: TransportError.timedOut) {
+            try await CurlTransport().send(TransportRequest(method: "POST", url: server.baseURL, timeout: 0.5))
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed >= 0.5 && elapsed < 5, "\(elapsed)")
+    }
+
+    @Test func timeoutsOfAnySizeWork() async throws {
+        let server = try LoopbackHTTPServer { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
+        defer { server.stop() }
+        let transport = try CurlTransport()
+        for timeout in [TimeInterval.infinity, 1e300, TimeInterval(Int.max), URLSessionTransport.longestTimeout, 90, 0.001 + 60] {
+            #expect(try await transport.send(TransportRequest(method: "POST", url: server.baseURL, timeout: timeout)).statusCode == 200, "\(timeout)")
+        }
+        for timeout in [0, -1, TimeInterval.nan] {
+            await #expect(throws: TransportError.timedOut, "\(timeout)") {
+                try await transport.send(TransportRequest(method: "POST", url: server.baseURL, timeout: timeout))
+            }
+        }
+    }
+
+    @Test func cancellingTheTaskEndsTheCallAndClosesTheConnection() async throws {
+        let (arrived, continuation) = AsyncStream<Void>.makeStream()
+        let server = try LoopbackHTTPServer { _ in
+            continuation.yield()
+            return .hang
+        }
+        defer { server.stop() }
+        let transport = try CurlTransport()
+        let started = Date()
+        let task = Task { try await transport.send(TransportRequest(method: "POST", url: server.baseURL, timeout: 60)) }
+        var iterator = arrived.makeAsyncIterator()
+        _ = await iterator.next()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(Date().timeIntervalSince(started) < 10)
+        // The server sees the connection closed (polled: it notices on its own thread).
+        let deadline = Date().addingTimeInterval(10)
+        while server.connectionsClosedUnanswered == 0 && Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(server.connectionsClosedUnanswered == 1)
+    }
+
+    @Test func aTaskCancelledBeforeSendingSendsNothing() async throws {
+        let server = try LoopbackHTTPServer { _ in .respond(status: 200, headers: [:], body: Data()) }
+        defer { server.stop() }
+        let transport = try CurlTransport()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send(TransportRequest(method: "POST", url: server.baseURL, timeout: 10))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(server.acceptedConnections == 0)
+    }
+
+    /// Cancellations and time limits that meet the answer: each call ends exactly once,
+    /// as the answer, a `CancellationError` or `timedOut`, and none is left waiting.
+    @Test func endingsThatMeetTheAnswerEndEachCallOnce() async throws {
+        let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
+        defer { server.stop() }
+        let transport = try CurlTransport()
+        let request = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 30)
+        var answered = 0
+        var cancelled = 0
+        for round in 0..<1_000 {
+            let call = Task { try await transport.send(request) }
+            try await Task.sleep(nanoseconds: UInt64(round % 30) * 50_000)
+            call.cancel()
+            do {
+                #expect(try await call.value.statusCode == 200)
+                answered += 1
+            } catch is CancellationError {
+                cancelled += 1
+            }
+        }
+        var timedOut = 0
+        for round in 0..<300 {
+            let limited = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: Double(round % 3 + 1) * 0.001)
+            do {
+                #expect(try await transport.send(limited).statusCode == 200)
+                answered += 1
+            } catch let error as TransportError where error == .timedOut {
+                timedOut += 1
+            }
+        }
+        #expect(answered + cancelled + timedOut == 1_300)
+        #expect(cancelled > 0)
+    }
+
+    /// A call holds its transport; once the last reference goes, the loop's thread
+    /// ends and frees the loop (its closure is what holds the loop until then).
+    @Test func releasingTheTransportEndsItsThread() async throws {
+        let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in .respond(status: 200, headers: [:], body: Data()) }
+        defer { server.stop() }
+        weak var loop: CurlMultiLoop?
+        do {
+            let transport = try CurlTransport()
+            loop = transport.loop
+            #expect(try await transport.send(TransportRequest(method: "POST", url: server.baseURL, timeout: 10)).statusCode == 200)
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while loop != nil && Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        #expect(loop == nil)
+    }
+
+    @Test func invalidOptionsAreRefused() {
+        var badPin = CurlTransport.Options()
+        badPin.pinnedPublicKeys = ["sha256//not-base64"]
+        #expect(throws: CurlTransportSetupError.self) { try CurlTransport(options: badPin) }
+        var shortPin = CurlTransport.Options()
+        shortPin.pinnedPublicKeys = ["sha256//" + Data(count: 16).base64EncodedString()]
+        #expect(throws: CurlTransportSetupError.self) { try CurlTransport(options: shortPin) }
+        var noConnections = CurlTransport.Options()
+        noConnections.maximumConnections = 0
+        #expect(throws: CurlTransportSetupError.self) { try CurlTransport(options: noConnections) }
+        var missingFile = CurlTransport.Options()
+        missingFile.trustedCertificateAuthorities = "/nonexistent/ca.pem"
+        #expect(throws: CurlTransportSetupError.self) { try CurlTransport(options: missingFile) }
+    }
+}
+#endif
