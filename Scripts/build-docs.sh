@@ -61,7 +61,8 @@ for entry in "${modules[@]}"; do
     level=public
     case "$module" in ZeroPiiCrypto | ZeroPiiWire | ZeroPiiLocking) level=package ;; esac
     mkdir -p "$graphs/$module"
-    "$extract" -module-name "$module" -I "$binaries/Modules" -target "$triple" \
+    # The C module the curl transport imports (internally) is found by its module map.
+    "$extract" -module-name "$module" -I "$binaries/Modules" -I "$binaries/ZeroPiiCurlShim.build" -target "$triple" \
         -minimum-access-level "$level" -emit-extension-block-symbols -output-dir "$graphs/$module"
 done
 

@@ -96,7 +96,7 @@ enum SDKBenchmark {
     private static func concurrentCalls() async {
         let calls = 1000
         print("(b) \(calls) concurrent tokenizeString calls (distinct values), mock server on 127.0.0.1 with 20 ms added latency")
-        print("    URLSession transport, payload encryption on; requests counted by the server")
+        print("    the default transport (libcurl on Linux), payload encryption on; requests counted by the server")
         print("    " + pad("coalescing", 34) + pad("HTTP requests", 15) + pad("wall time", 12) + "succeeded")
         var walls: [Double] = []
         for coalescing in [nil, ZeroPiiConfiguration.Coalescing()] {

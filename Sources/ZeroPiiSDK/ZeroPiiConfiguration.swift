@@ -40,6 +40,11 @@ public struct ZeroPiiConfiguration: Sendable {
     /// kind ``/ZeroPiiModels/ZeroPiiErrorKind/timeout`` and nothing more is sent for it.
     /// Default: 120, which leaves room for the default token timeout, two attempts and
     /// the default back-off. `.infinity` removes the limit.
+    ///
+    /// The result comes within a small margin of the limit, also under load: with 1,000
+    /// concurrent calls, a 1 s limit and a server that answers after 3 s, every result
+    /// arrived by 1.04 s on a 2-core machine, with either transport
+    /// (`zeropii-benchmarks transport`); the package's tests allow 0.5 s.
     public var callTimeout: TimeInterval = 120
     /// How long one HTTP attempt may take, in seconds. Default: 30. An attempt that
     /// times out is a network failure, which the ``/ZeroPiiRetry/RetryPolicy`` may retry.
