@@ -209,38 +209,14 @@ struct CurlTransportTests {
         #expect(server.acceptedConnections == 0)
     }
 
-    /// Cancellations and time limits that meet the answer: each call ends exactly once,
-    /// as the answer, a `CancellationError` or `timedOut`, and none is left waiting.
+    /// Cancellations and time limits that meet the answer (``EndingRace``).
     @Test func endingsThatMeetTheAnswerEndEachCallOnce() async throws {
         let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
         defer { server.stop() }
-        let transport = try CurlTransport()
-        let request = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 30)
-        var answered = 0
-        var cancelled = 0
-        for round in 0..<1_000 {
-            let call = Task { try await transport.send(request) }
-            try await Task.sleep(nanoseconds: UInt64(round % 30) * 50_000)
-            call.cancel()
-            do {
-                #expect(try await call.value.statusCode == 200)
-                answered += 1
-            } catch is CancellationError {
-                cancelled += 1
-            }
-        }
-        var timedOut = 0
-        for round in 0..<300 {
-            let limited = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: Double(round % 3 + 1) * 0.001)
-            do {
-                #expect(try await transport.send(limited).statusCode == 200)
-                answered += 1
-            } catch let error as TransportError where error == .timedOut {
-                timedOut += 1
-            }
-        }
-        #expect(answered + cancelled + timedOut == 1_300)
-        #expect(cancelled > 0)
+        let tally = try await EndingRace.run(
+            try CurlTransport(), url: server.baseURL, cancellations: 1_000, limits: 300, limit: { Double($0 % 3 + 1) * 0.001 })
+        #expect(tally.total == 1_300)
+        #expect(tally.cancelled > 0)
     }
 
     /// A call holds its transport; once the last reference goes, the loop's thread

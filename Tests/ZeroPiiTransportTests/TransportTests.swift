@@ -92,33 +92,10 @@ struct URLSessionTransportTests {
         let session = appSession ? URLSession(configuration: .ephemeral) : nil
         defer { session?.finishTasksAndInvalidate() }
         let transport = session.map { URLSessionTransport(session: $0) } ?? URLSessionTransport()
-        let request = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 30)
-        var answered = 0
-        var cancelled = 0
-        for round in 0..<1_500 {
-            let call = Task { try await transport.send(request) }
-            // From at once to 1.5 ms, where a loopback answer arrives.
-            try await Task.sleep(nanoseconds: UInt64(round % 30) * 50_000)
-            call.cancel()
-            do {
-                #expect(try await call.value.statusCode == 200)
-                answered += 1
-            } catch is CancellationError {
-                cancelled += 1
-            }
-        }
-        var timedOut = 0
-        for round in 0..<1_500 {
-            let limited = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: Double(round % 30 + 1) * 0.000_05)
-            do {
-                #expect(try await transport.send(limited).statusCode == 200)
-                answered += 1
-            } catch let error as TransportError where error == .timedOut {
-                timedOut += 1
-            }
-        }
-        #expect(answered + cancelled + timedOut == 3_000)
-        #expect(cancelled > 0 && timedOut > 0, "the endings came before some answers")
+        let tally = try await EndingRace.run(
+            transport, url: server.baseURL, cancellations: 1_500, limits: 1_500, limit: { Double($0 % 30 + 1) * 0.000_05 })
+        #expect(tally.total == 3_000)
+        #expect(tally.cancelled > 0 && tally.timedOut > 0, "the endings came before some answers")
     }
 
     @Test func timeoutsOfAnySizeWorkWithoutTrapping() async throws {
