@@ -59,6 +59,7 @@ enum DemoCommand {
         let sdk = connection.sdk
 
         print("ZeroPii demo against the embedded server at \(connection.embeddedServer?.baseURL.absoluteString ?? "?")\n")
+        var failures = 0
         for pass in 1...2 {
             print(pass == 1 ? "First pass (new values get newlyCreated on the very first run):" : "\nSecond pass (the same values now exist):")
             let singles: [(String, TokenizeResult)] = [
@@ -70,6 +71,7 @@ enum DemoCommand {
                 ("Bool    true", await sdk.tokenize(true)),
             ]
             for (label, result) in singles {
+                if !result.isSuccess { failures += 1 }
                 print("  \(label.padding(toLength: 30, withPad: " ", startingAt: 0)) → \(describe(result))")
             }
             let batch = await sdk.batchTokenize(["bob@example.com", "+1 (555) 010-2345", "carol@example.com"])
@@ -81,8 +83,14 @@ enum DemoCommand {
                     print("      \(item.originalValue.padding(toLength: 22, withPad: " ", startingAt: 0)) → \(item.token)")
                 }
             } else {
-                print("  batch failed: \(batch.errorMessage ?? "unknown error")")
+                failures += 1
+                print("  batch failed: \(NetworkFailureText.describe(batch.errorMessage ?? "unknown error"))")
             }
+        }
+        // A tour whose calls failed is not a success, whatever it printed.
+        guard failures == 0 else {
+            Console.error("zeropii: demo: \(failures) of 14 calls failed")
+            return 1
         }
 
         let shown = onlyProfile.map { [$0] } ?? ZeroPiiWireProfile.allCases
@@ -126,7 +134,9 @@ enum DemoCommand {
     }
 
     private static func describe(_ result: TokenizeResult) -> String {
-        guard result.isSuccess, let token = result.token else { return "failed: \(result.errorMessage ?? "unknown error")" }
+        guard result.isSuccess, let token = result.token else {
+            return "failed: \(NetworkFailureText.describe(result.errorMessage ?? "unknown error"))"
+        }
         return "\(token)  (\(result.newlyCreated ? "newlyCreated" : "exists"), \(result.dataType ?? "?"))"
     }
 }

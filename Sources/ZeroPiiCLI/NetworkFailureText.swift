@@ -34,18 +34,37 @@ enum NetworkFailureText {
     /// What went wrong, for libcurl's error numbers (the curl transport's `curl N`).
     static func describe(curlCode code: Int) -> String {
         switch code {
-        case 1, 3: return "the URL cannot be used"
+        // 1 is also a URL scheme libcurl may not speak, but the SDK sends http and https
+        // only; what reaches it is an answer that is not HTTP/1.x or HTTP/2.
+        case 1, 8: return "the answer was not HTTP"
+        case 3: return "the URL cannot be used"
         case 5: return "proxy not found"
         case 6: return "host not found"
         case 7: return "connection refused"
+        case 18: return "the answer ended early"
+        case 27: return "the answer was too long"
         case 28: return "timed out"
         case 35: return "the TLS handshake failed"
         case 52: return "the server closed the connection without an answer"
         case 55, 56: return "the connection was lost"
         case 60: return "the server's TLS certificate is not trusted"
         case 90: return "the server's public key is not the pinned one"
+        case 97: return "the proxy failed"
         default: return "network error (libcurl \(code))"
         }
+    }
+
+    /// The curl transport's own phrases in words.
+    private static let curlPhrases = [
+        "the connection failed (curl response too large)": "the answer was too long",
+        "the connection failed (invalid header field)": "a request header holds a line break or an invalid name",
+    ]
+
+    private static func describeCurlPhrase(in message: String) -> String? {
+        for (phrase, words) in curlPhrases where message.contains(phrase) {
+            return message.replacingOccurrences(of: phrase, with: words)
+        }
+        return nil
     }
 
     /// Any error from a transport or a URLSession call, in words.
@@ -53,7 +72,8 @@ enum NetworkFailureText {
         if let transportError = error as? TransportError {
             if transportError == .timedOut { return "timed out" }
             if let code = transportError.curlCode { return describe(curlCode: code) }
-            return transportError.descriptionForMessages
+            let message = transportError.descriptionForMessages
+            return describeCurlPhrase(in: message) ?? message
         }
         if let urlError = error as? URLError { return describe(urlError.code) }
         let nsError = error as NSError
@@ -64,6 +84,7 @@ enum NetworkFailureText {
     /// The SDK's failure message with a transport's error number ("the connection
     /// failed (curl 7)", "(URLError -1004)") put in words ("connection refused").
     static func describe(_ message: String) -> String {
+        if let described = describeCurlPhrase(in: message) { return described }
         if let range = message.range(of: #"the connection failed \(curl [0-9]+\)"#, options: .regularExpression),
             let code = Int(message[range].filter(\.isNumber))
         {

@@ -39,6 +39,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var running: [OpaquePointer: CurlTransfer] = [:]
     /// Easy handles kept for reuse (reset, with their buffers and DNS cache entries).
     private var spareHandles: [OpaquePointer] = []
+    /// Response bytes held by the running transfers together.
+    private let responseBudget: CurlResponseBudget
 
     /// A multi handle with `options`' connection limits and its thread, started.
     init(options: CurlTransport.Options) throws {
@@ -47,6 +49,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         self.multi = multi
         self.options = options
+        let (budget, overflow) = options.maximumResponseBytes.multipliedReportingOverflow(by: CurlTransport.Options.responseBudgetFactor)
+        responseBudget = CurlResponseBudget(limit: overflow ? Int.max : budget)
         pinnedPublicKeys = options.pinnedPublicKeys.isEmpty ? nil : options.pinnedPublicKeys.joined(separator: ";")
         let connections = options.maximumConnections
         _ = zp_curl_multi_setopt_long(multi, Int32(ZP_CURLMOPT_MAX_HOST_CONNECTIONS), connections)
@@ -158,6 +162,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return
         }
         transfer.easy = easy
+        transfer.budget = responseBudget
         running[easy] = transfer
     }
 
@@ -175,6 +180,12 @@ final class CurlMultiLoop: @unchecked Sendable {
             set(zp_curl_easy_setopt_long(easy, Int32(ZP_CURLOPT_PROTOCOLS), Int(ZP_CURLPROTO_HTTP | ZP_CURLPROTO_HTTPS)))
         }
         set(zp_curl_easy_setopt_long(easy, Int32(ZP_CURLOPT_TIMEOUT_MS), transfer.timeoutMilliseconds))
+        // This machine's own addresses never go through a proxy from the environment:
+        // a proxy elsewhere cannot reach them, and the access token would leave the
+        // machine on the way (an empty proxy turns the environment's off).
+        if transfer.bypassesProxy {
+            set(zp_curl_easy_setopt_string(easy, Int32(ZP_CURLOPT_PROXY), ""))
+        }
         set(zp_curl_easy_setopt_callback(easy, Int32(ZP_CURLOPT_WRITEFUNCTION), curlReceiveBody))
         set(zp_curl_easy_setopt_pointer(easy, Int32(ZP_CURLOPT_WRITEDATA), context))
         set(zp_curl_easy_setopt_callback(easy, Int32(ZP_CURLOPT_HEADERFUNCTION), curlReceiveHeaderLine))
@@ -247,6 +258,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Frees what the transfer gave libcurl and keeps the handle for the next one.
     private func release(_ easy: OpaquePointer, of transfer: CurlTransfer) {
         zp_curl_easy_reset(easy)
+        transfer.releaseBudget()
         zp_curl_slist_free_all(transfer.headerList)
         transfer.headerList = nil
         transfer.easy = nil

@@ -30,6 +30,11 @@ final class CurlTransfer: @unchecked Sendable {
     let timeoutMilliseconds: Int
     let maximumResponseBytes: Int
 
+    /// Whether the request must not go through a proxy (its host is this machine).
+    let bypassesProxy: Bool
+    /// The loop's budget for response bytes, set when the loop takes the transfer.
+    var budget: CurlResponseBudget?
+
     /// Set while libcurl holds the transfer.
     var easy: OpaquePointer?
     var headerList: OpaquePointer?
@@ -47,7 +52,11 @@ final class CurlTransfer: @unchecked Sendable {
 
     private let ending = Locked(Ending())
 
-    init(method: String, url: String, headerLines: [String], body: Data, timeoutMilliseconds: Int, maximumResponseBytes: Int) {
+    init(
+        method: String, url: String, headerLines: [String], body: Data, timeoutMilliseconds: Int, maximumResponseBytes: Int,
+        bypassesProxy: Bool
+    ) {
+        self.bypassesProxy = bypassesProxy
         self.method = method
         self.url = url
         self.headerLines = headerLines
@@ -103,12 +112,19 @@ final class CurlTransfer: @unchecked Sendable {
     /// Appends body bytes libcurl received; returns how many were taken (fewer ends the
     /// transfer with `CURLE_WRITE_ERROR`).
     func receiveBody(_ bytes: UnsafeMutablePointer<CChar>, count: Int) -> Int {
-        guard responseBody.count + count <= maximumResponseBytes else {
+        guard responseBody.count + count <= maximumResponseBytes, budget?.take(count) ?? true else {
             responseTooLarge = true
             return 0
         }
         responseBody.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: count)
         return count
+    }
+
+    /// Gives the body's bytes back to the loop's budget (the body itself goes with the
+    /// response, or with the transfer).
+    func releaseBudget() {
+        budget?.giveBack(responseBody.count)
+        budget = nil
     }
 
     /// Takes one header line as libcurl delivers it, status lines included: a status

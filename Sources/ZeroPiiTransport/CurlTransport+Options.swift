@@ -18,8 +18,13 @@ extension CurlTransport {
         /// chain. Default: none.
         public var pinnedPublicKeys: [String] = []
         /// The largest response body accepted, in bytes; a longer one ends the request
-        /// with a `connectionFailed` error rather than filling memory. Default: 64 MiB.
+        /// with a `connectionFailed` error rather than filling memory. The responses being
+        /// received at once hold at most four times this together; a request whose body
+        /// would go beyond that fails the same way. Default: 64 MiB.
         public var maximumResponseBytes: Int = 64 << 20
+
+        /// How many times ``maximumResponseBytes`` all responses in flight may hold.
+        static let responseBudgetFactor = 4
 
         /// The defaults.
         public init() {}

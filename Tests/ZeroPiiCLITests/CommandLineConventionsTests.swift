@@ -128,6 +128,20 @@ struct MessagesPeopleCanActOnTests {
             NetworkFailureText.describe("the network request failed: the connection failed (URLError -1004)")
                 == "the network request failed: connection refused")
         #expect(NetworkFailureText.describe("the connection failed (URLError -1003)") == "host not found")
+        // The curl transport's numbers and phrases (found from outside: garbage answers
+        // were "the URL cannot be used", and several codes stayed numbers).
+        for (code, words) in [
+            (7, "connection refused"), (6, "host not found"), (28, "timed out"), (60, "the server's TLS certificate is not trusted"),
+            (1, "the answer was not HTTP"), (8, "the answer was not HTTP"), (18, "the answer ended early"), (27, "the answer was too long"),
+            (97, "the proxy failed"), (12345, "network error (libcurl 12345)"),
+        ] {
+            #expect(
+                NetworkFailureText.describe("the network request failed: the connection failed (curl \(code))")
+                    == "the network request failed: \(words)")
+        }
+        #expect(NetworkFailureText.describe("the connection failed (curl response too large)") == "the answer was too long")
+        #expect(
+            NetworkFailureText.describe("the connection failed (invalid header field)") == "a request header holds a line break or an invalid name")
         #expect(NetworkFailureText.describe("the connection failed (URLError -99999)") == "network error -99999")
         // Found from outside: "network error -1" for a connection the server reset.
         #expect(

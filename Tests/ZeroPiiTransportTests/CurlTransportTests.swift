@@ -79,6 +79,43 @@ struct CurlTransportTests {
         }
     }
 
+    /// Found from outside: the cap was per response, so 64 connections each sent a body
+    /// just under it held 3.6 GB. All responses being received together hold at most
+    /// four times the cap: eight half-sent bodies of 90 KB against a 100 KB cap end at
+    /// least four of them as too large.
+    @Test func responsesInFlightTogetherStayWithinFourTimesTheCap() async throws {
+        let server = try LoopbackHTTPServer { _ in .partial(status: 200, declaredLength: 200_000, body: Data(count: 90_000)) }
+        defer { server.stop() }
+        var options = CurlTransport.Options()
+        options.maximumResponseBytes = 100_000
+        let transport = try CurlTransport(options: options)
+        let failures = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    do {
+                        _ = try await transport.send(TransportRequest(method: "POST", url: server.baseURL, timeout: 3))
+                        return "answered"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(failures.filter { $0 == "the connection failed (curl response too large)" }.count >= 4, "\(failures)")
+        #expect(!failures.contains("answered"))
+    }
+
+    @Test func thisMachinesAddressesAreKnown() {
+        for host in ["localhost", "LOCALHOST", "api.localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]"] {
+            #expect(CurlTransport.isThisMachine(host), "\(host)")
+        }
+        for host in ["example.com", "128.0.0.1", "127.0.0.1.example.com", "localhost.example.com", "::2", "", "127.0.0"] {
+            #expect(!CurlTransport.isThisMachine(host), "\(host)")
+        }
+        #expect(!CurlTransport.isThisMachine(nil))
+    }
+
     @Test func connectionsAreKeptAliveAndReused() async throws {
         let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
         defer { server.stop() }

@@ -15,6 +15,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case respond(status: Int, headers: [String: String], body: Data)
         /// Accept the request and never answer (until the server stops).
         case hang
+        /// Send the status line, a `Content-Length` of `declaredLength` and `body`, then
+        /// nothing more (until the client gives up or the server stops).
+        case partial(status: Int, declaredLength: Int, body: Data)
     }
 
     struct Received {
@@ -134,7 +137,15 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             let body = Array(buffer.prefix(bodyLength))
             buffer.removeFirst(body.count)
             let received = Received(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: Data(body))
-            switch answer(received) {
+            var answer = answer(received)
+            if case .partial(let status, let declaredLength, let partialBody) = answer {
+                let head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(declaredLength)\r\n\r\n"
+                Self.send(Array(head.utf8) + Array(partialBody), on: connection)
+                answer = .hang
+            }
+            switch answer {
+            case .partial:
+                return
             case .hang:
                 let alreadyStopped = lock.withLock { () -> Bool in
                     if !stopped { hanging.append(connection) }
@@ -155,15 +166,18 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 text += keepsConnectionsAlive ? "" : "Connection: close\r\n"
                 for (name, value) in responseHeaders { text += "\(name): \(value)\r\n" }
                 text += "\r\n"
-                let bytes = Array(text.utf8) + Array(responseBody)
-                #if canImport(Glibc)
-                _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                #else
-                _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
-                #endif
+                Self.send(Array(text.utf8) + Array(responseBody), on: connection)
                 guard keepsConnectionsAlive else { return }
             }
         }
+    }
+
+    private static func send(_ bytes: [UInt8], on connection: Int32) {
+        #if canImport(Glibc)
+        _ = bytes.withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #else
+        _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+        #endif
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

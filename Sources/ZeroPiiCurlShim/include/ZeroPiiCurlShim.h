@@ -25,6 +25,7 @@ typedef size_t (*zp_curl_data_callback)(char *bytes, size_t size, size_t count, 
 enum {
     ZP_CURLOPT_WRITEDATA = 10001,
     ZP_CURLOPT_URL = 10002,
+    ZP_CURLOPT_PROXY = 10004,
     ZP_CURLOPT_ERRORBUFFER = 10010,
     ZP_CURLOPT_WRITEFUNCTION = 20011,
     ZP_CURLOPT_POSTFIELDS = 10015,
