@@ -13,7 +13,7 @@ flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
 
 swift build --scratch-path "$scratch" --target ZeroPiiCLI "${flags[@]}" >/dev/null
 objects=()
-for module in ZeroPiiLocking ZeroPiiCrypto ZeroPiiModels ZeroPiiWire ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry ZeroPiiSDK ZeroPiiMockServer ZeroPiiCLI; do
+for module in ZeroPiiLocking ZeroPiiCrypto ZeroPiiModels ZeroPiiWire ZeroPiiCurlShim ZeroPiiTransport ZeroPiiAuth ZeroPiiRetry ZeroPiiSDK ZeroPiiMockServer ZeroPiiCLI; do
     objects+=("$scratch"/debug/"$module".build/*.o)
 done
 
@@ -22,7 +22,8 @@ status=0
 for source in Fuzz/*Fuzzer.swift; do
     name="$(basename "$source" .swift)"
     binary="$scratch/$name"
-    swiftc -sanitize=fuzzer,address -parse-as-library -enable-testing -I "$scratch/debug/Modules" \
+    # The C module of the curl transport is found by its module map.
+    swiftc -sanitize=fuzzer,address -parse-as-library -enable-testing -I "$scratch/debug/Modules" -I "$scratch/debug/ZeroPiiCurlShim.build" \
         "$source" "${objects[@]}" -o "$binary" 2>/dev/null
     mkdir -p "Fuzz/Corpus/$name"
     log="$scratch/$name.log"
