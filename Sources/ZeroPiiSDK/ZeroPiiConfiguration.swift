@@ -25,7 +25,7 @@ import ZeroPiiTransport
 /// ``callTimeout``, ``requestTimeout`` and ``tokenProviderTimeout`` are in seconds and
 /// accept any value without overflow: `.infinity` means no limit, and zero, a negative
 /// value or NaN means the limit has already passed (the call, attempt or token fetch
-/// fails at once). The `URLSession` transport enforces at most 30 days per attempt
+/// fails at once). The package's transports enforce at most 30 days per attempt
 /// (`URLSessionTransport.longestTimeout`); a longer finite value counts as no limit
 /// there. A ``/ZeroPiiRetry/RetryPolicy``'s delay may be any `Int`: negative counts as
 /// zero, and any wait, up to `Int.max` milliseconds, is cut short by ``callTimeout``.

@@ -74,15 +74,22 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
+    /// Stops the server. The listener is closed only after its accept loop has ended:
+    /// a number closed while that loop could still call `accept` with it may already
+    /// belong to the next test's listener, whose connections this server's answers
+    /// would then take (a silent server once answered 200 that way).
     func stop() {
-        let sockets: [Int32] = lock.withLock {
+        let sockets: [Int32]? = lock.withLock {
+            guard !stopped else { return nil }
             stopped = true
             defer { hanging.removeAll() }
             return hanging
         }
+        guard let sockets else { return }
         // Shut down, not closed: each one's thread is reading it and closes it.
         sockets.forEach { _ = shutdown($0, Int32(SHUT_RDWR)) }
         shutdown(listener, Int32(SHUT_RDWR))
+        acceptLoopEnded.wait()
         close(listener)
     }
 
@@ -92,10 +99,22 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private static let streamType = SOCK_STREAM
     #endif
 
+    private let acceptLoopEnded = DispatchSemaphore(value: 0)
+
     private func acceptLoop() {
+        defer { acceptLoopEnded.signal() }
         while true {
+            // Polled with a short timeout, so `stop()` ends the loop on every platform
+            // (shutting a listener down does not wake `accept` on Darwin).
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            if lock.withLock({ stopped }) { return }
+            if ready <= 0 { continue }
             let connection = accept(listener, nil, nil)
-            if connection < 0 { return }
+            if connection < 0 {
+                if lock.withLock({ stopped }) { return }
+                continue
+            }
             lock.withLock {
                 accepted += 1
                 open += 1
