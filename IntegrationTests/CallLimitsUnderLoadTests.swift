@@ -32,9 +32,12 @@ struct CallLimitsUnderLoadTests {
         }
     }
 
-    /// How late a result may be, beyond its call's limit, on a loaded 2-core machine with
-    /// a debug build (the benchmark measures the release figure: Docs/Performance.md).
-    static let margin: TimeInterval = 0.5
+    /// How late a result may be, beyond its call's limit, here: a debug build sharing 2
+    /// cores with the hundreds of tests that run beside it (a clean-clone run saw 1.4 s
+    /// and 4 s late). The server answers after 60 s, so a call that waited for the
+    /// answer instead of its limit still fails the test. The release figure on an idle
+    /// machine is the benchmark's (`zeropii-benchmarks transport`, Docs/Performance.md).
+    static let margin: TimeInterval = 10
 
     private static func makeSDK(
         _ transport: Transport, server: MockTokenizationServer, callTimeout: TimeInterval
@@ -50,7 +53,7 @@ struct CallLimitsUnderLoadTests {
     }
 
     /// 1,000 calls, half through the async API and half through callbacks, with a 1 s
-    /// limit over a server that answers after 3 s: each ends as a timeout by 1 s plus
+    /// limit over a server that answers after 60 s: each ends as a timeout by 1 s plus
     /// the margin, the first of them no sooner than the limit.
     @Test(arguments: Transport.allCases)
     func aThousandCallsOverASlowServerEndByTheirLimit(transport: Transport) async throws {
@@ -61,8 +64,10 @@ struct CallLimitsUnderLoadTests {
         let server = try MockTokenizationServer()
         defer { server.stop() }
         let sdk = Self.makeSDK(transport, server: server, callTimeout: 1)
-        #expect(await sdk.tokenize("warm-up").isSuccess)
-        server.faults.setLatency(3)
+        // The access token and a first connection; under load it may itself pass the
+        // 1 s limit, which does not matter here.
+        _ = await sdk.tokenize("warm-up")
+        server.faults.setLatency(60)
         let ended = Locked<[(seconds: TimeInterval, kind: ZeroPiiErrorKind)]>([])
         let start = Date()
         await withTaskGroup(of: Void.self) { group in
