@@ -55,9 +55,6 @@ enum CryptoBenchmarks {
         size >= 1024 * 1024 ? "\(size / (1024 * 1024)) MiB" : "\(size / 1024) KiB"
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
 }
 
 /// Keeps the optimiser from discarding a result that is otherwise unused.

@@ -78,7 +78,4 @@ enum EnvelopeBenchmark {
 
     private static let requestID = "0b6f8f5e-3c1d-4e7a-9d2b-5a4c3b2a1f00"
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
 }

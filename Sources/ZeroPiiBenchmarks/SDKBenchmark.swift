@@ -148,9 +148,6 @@ enum SDKBenchmark {
         microseconds >= 1000 ? String(format: "%.3f ms", microseconds / 1000) : String(format: "%.1f µs", microseconds)
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
 }
 
 /// Hands out one access token, at once, for as long as the benchmark runs.

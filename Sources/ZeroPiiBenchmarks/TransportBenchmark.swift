@@ -255,7 +255,4 @@ enum TransportBenchmark {
 
     private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
 }
