@@ -115,6 +115,27 @@ struct SDKAgainstMockServerTests {
         }
     }
 
+    /// With the default transport (libcurl on Linux) and a cached token, a call's request
+    /// carries the call's own limit, and libcurl's timer ends it: the result is the call's
+    /// time-out, not a network failure, on time.
+    @Test func aCallsLimitShorterThanTheAttemptsEndsItOnTime() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let (server, _, sdk) = try startStack(requestTimeout: 30, callTimeout: 1)
+            defer { server.stop() }
+            #expect(await sdk.tokenize("warm-up").isSuccess)
+            server.faults.setLatency(20)
+            let started = Date()
+            let slow = await sdk.tokenize("slow")
+            let seconds = Date().timeIntervalSince(started)
+            server.faults.setLatency(0)
+            #expect(slow.errorKind == .timeout)
+            #expect(slow.errorMessage == "the call did not finish within its time limit of 1 s")
+            // No sooner than the limit; the margin is CallLimitsUnderLoadTests'.
+            #expect(seconds >= 0.99 && seconds < 1 + CallLimitsUnderLoadTests.margin, "\(seconds) s")
+            #expect(await sdk.tokenize("after").isSuccess)
+        }
+    }
+
     @Test func aThousandConcurrentCallsAndFiftyConcurrentBatches() async throws {
         try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
             // A generous per-attempt timeout and call limit: 50 batches of 1000 queue up at the

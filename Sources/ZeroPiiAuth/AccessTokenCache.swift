@@ -88,6 +88,12 @@ package actor AccessTokenCache {
         return try await freshOrFetchedToken()
     }
 
+    /// The cached token while it is fresh, without waiting; nil when a request would
+    /// have to wait for ``token()``.
+    package nonisolated func freshCachedToken() -> AccessToken? {
+        cachedToken.fresh(at: clock.now())
+    }
+
     /// ``token()`` on the actor: the cached token may have been refreshed since the caller
     /// looked.
     private func freshOrFetchedToken() async throws -> AccessToken {

@@ -23,20 +23,24 @@ import ZeroPiiLocking
 enum BoundedCall {
     /// - Parameters:
     ///   - timeLimit: seconds the call may take; nil for no limit, zero for none at all.
+    ///   - reportedLimit: the limit a time-out names, when `timeLimit` is what is left of
+    ///     it (nil: `timeLimit` itself).
     ///   - deadlines: the client's deadlines, on its monotonic clock (injectable in tests).
     ///   - pipeline: the call's work.
     static func run<Success: Sendable>(
         timeLimit: TimeInterval?,
+        reportedLimit: TimeInterval? = nil,
         deadlines: CallDeadlines,
         _ pipeline: @escaping @Sendable () async -> Result<Success, RequestFailure>
     ) async -> Result<Success, RequestFailure> {
+        let timeOut = RequestFailure.timedOut(after: reportedLimit ?? timeLimit ?? .infinity)
         if let timeLimit, timeLimit <= 0 {
-            return .failure(.timedOut(after: timeLimit))
+            return .failure(timeOut)
         }
         if Task.isCancelled { return .failure(.cancelled) }
         let outcome = FirstOutcome<Success>()
         if let timeLimit {
-            let deadline = deadlines.register(after: timeLimit) { outcome.finish(.failure(.timedOut(after: timeLimit))) }
+            let deadline = deadlines.register(after: timeLimit) { outcome.finish(.failure(timeOut)) }
             outcome.track(deadline, in: deadlines)
         }
         outcome.track(Task { outcome.finishFromPipeline(await pipeline()) })

@@ -64,6 +64,16 @@ final class RequestSlots: Sendable {
         return try await send()
     }
 
+    /// Takes a free slot without waiting; false when all are taken (the caller then
+    /// waits in line through ``withSlot(_:)``). A taken slot is given back by ``release()``.
+    func takeFreeSlot() -> Bool {
+        state.withLock { state in
+            guard state.free > 0 else { return false }
+            state.free -= 1
+            return true
+        }
+    }
+
     private func acquire() async throws {
         let number: UInt64? = state.withLock { state in
             if state.free > 0 {
@@ -115,7 +125,8 @@ final class RequestSlots: Sendable {
         }
     }
 
-    private func release() {
+    /// Gives a slot back: to the first waiter in line, or to the free ones.
+    func release() {
         let next: CheckedContinuation<Void, any Error>? = state.withLock { state in
             while let number = state.nextInLine() {
                 switch state.waiters[number] {

@@ -32,6 +32,13 @@ import ZeroPiiTransport
 /// configuration's `callTimeout` and ends at once when the caller's task is cancelled.
 /// At most `maximumConcurrentRequests` requests are in flight (``RequestSlots``); an
 /// attempt waits for a slot, a wait the call's time limit covers.
+///
+/// With a ``SelfBoundedTransport`` (the package's libcurl transport), the system clock, a
+/// fresh cached token and a free slot, the first request is sent on the caller's own
+/// task, with the call's time limit as its timeout: the transport's own timer and the
+/// caller's cancellation end it, so no watchdog task is needed. Whatever that first
+/// answer asks for next (a retry, a fresh token, a replay) goes on through
+/// ``BoundedCall`` with the time that is left.
 final class TokenizationClient: Sendable {
     static let sdkVersion = ZeroPiiSDK.version
 
@@ -50,6 +57,11 @@ final class TokenizationClient: Sendable {
     /// token clock.
     let callDeadlines: CallDeadlines
     private let callTimeLimit: TimeInterval?
+    /// The clock of ``callDeadlines``, to tell how much of a call's time is left.
+    private let callClock: any TokenClock
+    /// Whether a call's first request may be sent on the caller's task (see the type's
+    /// documentation).
+    private let sendsFirstRequestDirectly: Bool
     private let wireProfile: any WireProfile
     private let requestTimeout: TimeInterval
     private let logger: SDKLogger
@@ -87,6 +99,10 @@ final class TokenizationClient: Sendable {
         let callDeadlines = CallDeadlines(clock: configuration.tokenClock)
         self.callDeadlines = callDeadlines
         callTimeLimit = Self.timeLimit(configuration.callTimeout)
+        callClock = configuration.tokenClock
+        // Only the system clock: the transport's timer cannot follow a clock a test moves.
+        sendsFirstRequestDirectly =
+            transport is any SelfBoundedTransport && configuration.tokenClock is SystemTokenClock && configuration.requestTimeout > 0
         wireProfile = configuration.wireProfile.makeImplementation(allowsPlaintextFallback: configuration.allowsPlaintextFallback)
         requestTimeout = configuration.requestTimeout
         self.logger = logger
@@ -203,9 +219,7 @@ final class TokenizationClient: Sendable {
         guard let url = operation == .tokenize ? tokenizeURL : batchTokenizeURL else {
             return .failure(.invalidAPIURL)
         }
-        let result = await BoundedCall.run(timeLimit: callTimeLimit, deadlines: callDeadlines) {
-            await self.runAttempts(operation, url: url, body: body, decode: decode)
-        }
+        let result = await runBounded(operation, url: url, body: body, decode: decode)
         if case .failure(let failure) = result {
             switch failure.kind {
             case .timeout: logger.error("\(operation.label): \(failure.message); nothing more is sent")
@@ -216,13 +230,88 @@ final class TokenizationClient: Sendable {
         return result
     }
 
-    private func runAttempts<Response: Sendable>(
+    /// The call within its time limit: the first request sent directly when it may be,
+    /// the rest (or all of it) through ``BoundedCall``.
+    private func runBounded<Response: Sendable>(
         _ operation: TokenizationOperation, url: URL, body: Data, decode: @escaping ResponseDecoder<Response>
+    ) async -> Result<Response, RequestFailure> {
+        var first: FirstSend?
+        var timeLimit = callTimeLimit
+        if sendsFirstRequestDirectly, timeLimit.map({ $0 > 0 }) ?? true, !Task.isCancelled,
+            let token = tokens.freshCachedToken(), requestSlots.takeFreeSlot()
+        {
+            let started = callClock.now()
+            let direct = await sendFirstDirectly(operation, url: url, body: body, token: token, decode: decode)
+            switch direct {
+            case .finished(let result):
+                return result
+            case .goesOn(let sent):
+                first = sent
+                // The rest of the call has what is left of its limit; an elapsed time
+                // the clock cannot tell (NaN) leaves none.
+                timeLimit = timeLimit.map { limit in
+                    let left = limit - (callClock.now() - started)
+                    return left > 0 ? left : 0
+                }
+            }
+        }
+        return await BoundedCall.run(timeLimit: timeLimit, reportedLimit: callTimeLimit, deadlines: callDeadlines) { [first] in
+            await self.runAttempts(operation, url: url, body: body, first: first, decode: decode)
+        }
+    }
+
+    /// The first request of a call, sent by ``runBounded`` on the caller's task.
+    private struct FirstSend: Sendable {
+        let token: AccessToken
+        let exchange: Result<Exchange, TransportError>
+    }
+
+    private enum DirectOutcome<Response: Sendable> {
+        case finished(Result<Response, RequestFailure>)
+        /// The answer asks for more (a retry, a new token, a replay): the attempt goes on
+        /// from it.
+        case goesOn(FirstSend)
+    }
+
+    /// Sends the call's first request in the slot the caller took, with the call's time
+    /// limit as its timeout, and finishes the call when that answer is final.
+    private func sendFirstDirectly<Response: Sendable>(
+        _ operation: TokenizationOperation, url: URL, body: Data, token: AccessToken, decode: ResponseDecoder<Response>
+    ) async -> DirectOutcome<Response> {
+        let callEndsFirst = callTimeLimit.map { $0 <= requestTimeout } ?? false
+        let timeout = callEndsFirst ? callTimeLimit ?? requestTimeout : requestTimeout
+        let exchange: Exchange
+        do {
+            defer { requestSlots.release() }
+            exchange = try await send(operation, url: url, body: body, token: token, number: 0, timeout: timeout, slotTaken: true)
+        } catch is CancellationError {
+            return .finished(.failure(.cancelled))
+        } catch let error as TransportError {
+            if error == .timedOut, callEndsFirst, let callTimeLimit {
+                return .finished(.failure(.timedOut(after: callTimeLimit)))
+            }
+            return .goesOn(FirstSend(token: token, exchange: .failure(error)))
+        } catch {
+            logger.error("\(operation.label): \(RequestFailure.unexpected.message) (\(type(of: error)))")
+            return .finished(.failure(.unexpected))
+        }
+        if exchange.asksForAnotherSend(profile: wireProfile) {
+            return .goesOn(FirstSend(token: token, exchange: .success(exchange)))
+        }
+        switch classify(exchange, operation: operation, decode: decode) {
+        case .finished(let result): return .finished(result)
+        case .retryable: return .goesOn(FirstSend(token: token, exchange: .success(exchange)))
+        }
+    }
+
+    /// - Parameter first: the first request's token and answer when it was sent already.
+    private func runAttempts<Response: Sendable>(
+        _ operation: TokenizationOperation, url: URL, body: Data, first: FirstSend?, decode: @escaping ResponseDecoder<Response>
     ) async -> Result<Response, RequestFailure> {
         do {
             return try await retryLoop.run(
                 { attempt in
-                    try await self.attempt(operation, url: url, body: body, number: attempt, decode: decode)
+                    try await self.attempt(operation, url: url, body: body, number: attempt, first: attempt == 0 ? first : nil, decode: decode)
                 },
                 willRetry: { [logger] status, delay in
                     logger.info("\(operation.label): \(status.map { "HTTP \($0)" } ?? "network failure"); retrying in \(delay) ms")
@@ -237,18 +326,27 @@ final class TokenizationClient: Sendable {
     }
 
     private func attempt<Response: Sendable>(
-        _ operation: TokenizationOperation, url: URL, body: Data, number: Int, decode: ResponseDecoder<Response>
+        _ operation: TokenizationOperation, url: URL, body: Data, number: Int, first: FirstSend?, decode: ResponseDecoder<Response>
     ) async throws -> RetryLoop.Outcome<Result<Response, RequestFailure>> {
         var token: AccessToken
-        do {
-            token = try await tokens.token()
-        } catch let error as AuthError {
-            logger.error("\(operation.label): \(error.description)")
-            return .finished(.failure(.authentication(error.description)))
+        if let first {
+            token = first.token
+        } else {
+            do {
+                token = try await tokens.token()
+            } catch let error as AuthError {
+                logger.error("\(operation.label): \(error.description)")
+                return .finished(.failure(.authentication(error.description)))
+            }
         }
 
         do {
-            var exchange = try await send(operation, url: url, body: body, token: token, number: number)
+            var exchange: Exchange
+            if let first {
+                exchange = try first.exchange.get()
+            } else {
+                exchange = try await send(operation, url: url, body: body, token: token, number: number)
+            }
             if exchange.response.statusCode == 401 {
                 logger.info("\(operation.label): access token rejected (HTTP 401); refreshing once")
                 do {
@@ -288,17 +386,28 @@ final class TokenizationClient: Sendable {
         }
     }
 
-    private struct Exchange {
+    private struct Exchange: Sendable {
         let response: TransportResponse
         /// Reads a 2xx answer as the profile the request was sealed with.
         let openResponse: SealedWireRequest.ResponseOpener
         /// The `error.code` of an error answer's body, decoded once per response.
         let serverErrorCode: String?
+
+        /// Whether ``attempt`` answers this with another send of the same attempt: a 401
+        /// (a fresh token), a `stale_request` 400 (the server's clock), or a status after
+        /// which `profile` falls back to another form.
+        func asksForAnotherSend(profile: any WireProfile) -> Bool {
+            let status = response.statusCode
+            return status == 401 || (status == 400 && serverErrorCode == "stale_request") || profile.fallback(afterStatus: status) != nil
+        }
     }
 
-    /// Seals (with `profile`, by default the configured one) and sends one request with `token`.
+    /// Seals (with `profile`, by default the configured one) and sends one request with
+    /// `token`, waiting for a slot unless the caller holds one (`slotTaken`).
+    /// - Parameter timeout: the request's time limit; nil for the configured `requestTimeout`.
     private func send(
-        _ operation: TokenizationOperation, url: URL, body: Data, token: AccessToken, number: Int, profile: (any WireProfile)? = nil
+        _ operation: TokenizationOperation, url: URL, body: Data, token: AccessToken, number: Int, profile: (any WireProfile)? = nil,
+        timeout: TimeInterval? = nil, slotTaken: Bool = false
     ) async throws -> Exchange {
         let profile = profile ?? wireProfile
         let requestID = RequestID.make()
@@ -312,12 +421,15 @@ final class TokenizationClient: Sendable {
         headers["Authorization"] = "Bearer " + token.value
         headers["X-Request-ID"] = requestID
         logger.debug("\(operation.label): attempt \(number + 1), request \(requestID), \(sealed.body.count) bytes (\(profile.logLabel))")
-        let request = TransportRequest(method: "POST", url: url, headers: headers, body: sealed.body, timeout: requestTimeout)
-        let response = try await requestSlots.withSlot {
-            // A call that ended (time limit, cancellation) sends nothing more.
-            try Task.checkCancellation()
-            return try await transport.send(request)
-        }
+        let request = TransportRequest(method: "POST", url: url, headers: headers, body: sealed.body, timeout: timeout ?? requestTimeout)
+        let response =
+            slotTaken
+            ? try await transport.send(request)
+            : try await requestSlots.withSlot {
+                // A call that ended (time limit, cancellation) sends nothing more.
+                try Task.checkCancellation()
+                return try await transport.send(request)
+            }
         logger.debug("\(operation.label): request \(requestID) answered HTTP \(response.statusCode), \(response.body.count) bytes")
         let isError = !(200..<300).contains(response.statusCode)
         return Exchange(

@@ -14,8 +14,8 @@ extension ZeroPiiSDK {
     ) {
         let engine = currentEngine
         let box = CallbackBox(callback)
-        // The pipeline of each call runs in a task of its own (BoundedCall), so the
-        // callback comes at the time limit even while an app's transport blocks its thread.
+        // An app's transport runs in a pipeline task of its own (BoundedCall), so the
+        // callback comes at the time limit even while that transport blocks its thread.
         let run: @Sendable () async -> Result = { await work(engine.client) }
         guard isolation != nil else {
             Task.detached {

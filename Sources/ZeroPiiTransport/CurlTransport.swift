@@ -32,7 +32,7 @@ internal import ZeroPiiCurlShim
 ///
 /// The transport's thread ends, and its connections close, when the transport is
 /// released; a call still waiting then ends with ``TransportError/cancelled``.
-public final class CurlTransport: HTTPTransport, Sendable {
+public final class CurlTransport: HTTPTransport, SelfBoundedTransport, Sendable {
     /// Internal, not private, so tests can see the loop end with its transport.
     let loop: CurlMultiLoop
     private let options: Options
