@@ -1,6 +1,7 @@
 import Foundation
 import ZeroPiiMockServer
 import ZeroPiiSDK
+import ZeroPiiTransport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -46,6 +47,9 @@ struct ServerConnection {
             guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
                 return "--api-url needs an http or https URL, for example https://api.example.com/"
             }
+            if let port = url.port, !(1...65535).contains(port) {
+                return "--api-url has port \(port); a port is a number from 1 to 65535"
+            }
             if dataDirectory != nil {
                 return "--data-dir is the embedded server's vault; with --api-url the service keeps the tokens, so leave it out"
             }
@@ -53,7 +57,7 @@ struct ServerConnection {
             // values in clear, the CleverTap envelope carries its key beside them, and the
             // v1 envelope's keys come from the access token in the Authorization header
             // (Docs/Protocol.md section 5: it does not replace TLS).
-            if url.scheme?.lowercased() == "http", !ServerConnection.isLoopback(host), !insecureHTTP {
+            if url.scheme?.lowercased() == "http", !ThisMachine.isNamed(by: host), !insecureHTTP {
                 return "--api-url \(ServerConnection.origin(of: url)) is plain http to another machine, where anyone on the network "
                     + "could read \(wireProfile == .protocolV1 ? "the access token, and with it the values" : "the values"): "
                     + "use https, or add --insecure-http on a test network"
@@ -66,7 +70,10 @@ struct ServerConnection {
                 guard let url = URL(string: tokenURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
                     return "--token-url needs an http or https URL"
                 }
-                if url.scheme?.lowercased() == "http", !ServerConnection.isLoopback(host), !insecureHTTP {
+                if let port = url.port, !(1...65535).contains(port) {
+                    return "--token-url has port \(port); a port is a number from 1 to 65535"
+                }
+                if url.scheme?.lowercased() == "http", !ThisMachine.isNamed(by: host), !insecureHTTP {
                     return "--token-url \(ServerConnection.origin(of: url)) is plain http to another machine, where anyone on the network "
                         + "could read the client secret: use https, or add --insecure-http on a test network"
                 }
@@ -84,15 +91,6 @@ struct ServerConnection {
     static func origin(of url: URL) -> String {
         let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
         return "\(url.scheme?.lowercased() ?? "")://\(host)\(url.port.map { ":\($0)" } ?? "")"
-    }
-
-    /// Whether `host` is this machine (127.0.0.0/8, ::1, localhost): the only place plain
-    /// HTTP may carry values in clear.
-    static func isLoopback(_ host: String) -> Bool {
-        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" { return true }
-        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     /// The environment variable that holds the client secret for `--token-url`.

@@ -381,6 +381,12 @@ final class TokenizationClient: Sendable {
             // package's transport writes: an app's transport may have put the request's
             // body or headers in its error.
             let text = error.descriptionForMessages
+            if error.isPermanent {
+                // Sending it again cannot help (a certificate that does not verify, a URL
+                // libcurl cannot use): the policy is not asked.
+                logger.error("\(operation.label): no HTTP response (\(text)); not retried")
+                return .finished(.failure(.network(text)))
+            }
             logger.info("\(operation.label): no HTTP response (\(text))")
             return .retryable(statusCode: nil, retryAfter: nil, final: .failure(.network(text)))
         }

@@ -25,7 +25,8 @@ internal import ZeroPiiCurlShim
 ///   be pinned (``Options/pinnedPublicKeys``).
 /// - **Proxies** come from the environment, as the `curl` tool reads them: `http_proxy`
 ///   (lower case only), `HTTPS_PROXY` or `https_proxy`, `ALL_PROXY`, and `NO_PROXY`;
-///   requests to this machine (`localhost`, 127.0.0.0/8, `::1`) never use one.
+///   requests to this machine (`localhost`, 127.0.0.0/8 in any notation, `0.0.0.0`, `::1`)
+///   never use one.
 /// - **Errors.** A response of any status is returned; a request that got none throws a
 ///   ``TransportError`` whose detail is libcurl's error number (`curl 7`), never its
 ///   text, which can hold the URL.
@@ -78,7 +79,7 @@ public final class CurlTransport: HTTPTransport, SelfBoundedTransport, Sendable 
         let transfer = CurlTransfer(
             method: request.method, url: request.url.absoluteString, headerLines: headerLines, body: request.body,
             timeoutMilliseconds: limit.map { max(1, Int(($0 * 1000).rounded(.up))) } ?? 0,
-            maximumResponseBytes: options.maximumResponseBytes, bypassesProxy: Self.isThisMachine(request.url.host))
+            maximumResponseBytes: options.maximumResponseBytes, bypassesProxy: ThisMachine.isNamed(by: request.url.host))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard transfer.attach(continuation) else { return }
@@ -120,15 +121,6 @@ public final class CurlTransport: HTTPTransport, SelfBoundedTransport, Sendable 
         let start = bytes.firstIndex { $0 != 32 && $0 != 9 } ?? bytes.endIndex
         let end = bytes.lastIndex { $0 != 32 && $0 != 9 }.map { bytes.index(after: $0) } ?? start
         return start < end ? String(value[start..<end]) : ""
-    }
-
-    /// Whether `host` names this machine: `localhost`, 127.0.0.0/8 or `::1`.
-    static func isThisMachine(_ host: String?) -> Bool {
-        guard var host = host?.lowercased() else { return false }
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// RFC 9110's `tchar`.

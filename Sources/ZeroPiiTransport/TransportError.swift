@@ -82,6 +82,27 @@ public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomS
 
     private static let ownPhrases: Set<String> = ["no HTTP response", "invalid header field", "curl response too large"]
 
+    /// Whether sending the same request again cannot get a response: a header the
+    /// transport refused before sending, a URL or protocol it cannot use, or a server
+    /// whose certificate or pinned public key does not verify. The SDK does not retry
+    /// these. Only the package's own transports' details are recognised; an app's
+    /// transport's failures are all retryable.
+    package var isPermanent: Bool {
+        guard code == .connectionFailed, let detail else { return false }
+        if detail == "invalid header field" { return true }
+        if let curlCode { return Self.permanentCurlCodes.contains(curlCode) }
+        guard detail.hasPrefix("URLError "), let code = Int(detail.dropFirst(9)) else { return false }
+        return Self.permanentURLErrorCodes.contains(code)
+    }
+
+    /// libcurl: unsupported protocol, malformed URL, a client certificate problem, the
+    /// peer's certificate failing verification, an unusable CA file, an issuer check,
+    /// a pinned key that does not match.
+    private static let permanentCurlCodes: Set<Int> = [1, 3, 58, 60, 77, 83, 90]
+    /// URLError: bad URL, unsupported URL, and a server certificate that has a bad date,
+    /// is untrusted, has an unknown root or is not yet valid.
+    private static let permanentURLErrorCodes: Set<Int> = [-1000, -1002, -1201, -1202, -1203, -1204]
+
     /// libcurl's error number when the curl transport wrote this error's detail.
     package var curlCode: Int? {
         guard let detail, detail.hasPrefix("curl ") else { return nil }

@@ -50,7 +50,10 @@ struct ArgumentConventionsTests {
                 #expect(Self.failure(["--wire", profile, "--api-url", url] + token) == refusal, "\(profile) \(url)")
                 #expect(Self.options(["--insecure-http", "--wire", profile, "--api-url", url] + token) != nil, "\(profile) \(url)")
             }
-            for url in ["https://api.example.com/", "http://127.0.0.1:8080/", "http://127.1.2.3/", "http://localhost:8080/", "http://[::1]:8080/"] {
+            for url in [
+                "https://api.example.com/", "http://127.0.0.1:8080/", "http://127.1.2.3/", "http://localhost:8080/", "http://[::1]:8080/",
+                "http://127.1:8080/", "http://0x7f000001/",
+            ] {
                 #expect(Self.options(["--wire", profile, "--api-url", url] + token) != nil, "\(profile) \(url)")
             }
         }
@@ -61,6 +64,19 @@ struct ArgumentConventionsTests {
                 + "secret: use https, or add --insecure-http on a test network")
         #expect(
             Self.options(["--token-url", "http://127.0.0.1:9/oauth/token"] + credentials, environment: ["ZEROPII_CLIENT_SECRET": "s"]) != nil)
+    }
+
+    /// Found from outside: port 99999 was tried, retried after 2 s, and reported as a
+    /// network failure.
+    @Test func aPortOutsideOneTo65535IsAUsageError() {
+        let token = ["--access-token", "t", "x"]
+        #expect(Self.failure(["--api-url", "http://127.0.0.1:99999/"] + token) == "--api-url has port 99999; a port is a number from 1 to 65535")
+        #expect(Self.failure(["--api-url", "https://api.example.com:0/"] + token) == "--api-url has port 0; a port is a number from 1 to 65535")
+        #expect(Self.options(["--api-url", "https://api.example.com:65535/"] + token) != nil)
+        let credentials = ["--api-url", "https://api.example.com/", "--client-id", "app", "x"]
+        #expect(
+            Self.failure(["--token-url", "https://auth.example.com:70000/oauth/token"] + credentials, environment: ["ZEROPII_CLIENT_SECRET": "s"])
+                == "--token-url has port 70000; a port is a number from 1 to 65535")
     }
 
     @Test func aDashReadsStandardInputAndDoubleDashMakesItAValue() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZeroPiiCrypto
+import ZeroPiiLocking
 import ZeroPiiTestHelpers
 import ZeroPiiTestSupport
 
@@ -130,6 +131,29 @@ struct PipelineTests {
         #expect(!result.isSuccess && result.httpStatusCode == nil)
         #expect(result.errorMessage?.contains("network") == true)
         #expect(policy.statuses == [nil, nil, nil])
+    }
+
+    /// A certificate that does not verify, a pin that does not match, a URL or protocol
+    /// libcurl cannot use, a header refused before sending: sending again cannot help,
+    /// so the policy is not asked (found from outside: TLS failures were sent twice).
+    @Test(arguments: [
+        ("curl 60", false), ("curl 90", false), ("curl 1", false), ("curl 3", false), ("curl 77", false),
+        ("invalid header field", false), ("URLError -1202", false), ("curl 7", true), ("curl 28", true), ("curl 56", true),
+        ("URLError -1004", true), ("reset by an app's transport", true),
+    ])
+    func failuresThatCannotBeHelpedAreNotRetried(detail: String, retried: Bool) async throws {
+        let sent = Locked(0)
+        let clock = ImmediateRetryClock()
+        let client = makeClient(server: InTestServer(), retryClock: clock) { configuration in
+            configuration.transport = ClosureTransport { _ in
+                sent.withLock { $0 += 1 }
+                throw TransportError.connectionFailed(detail: detail)
+            }
+        }
+        let result = await client.tokenize("value")
+        #expect(result.errorKind == .network)
+        #expect(sent.withLock { $0 } == (retried ? 2 : 1), "\(detail)")
+        #expect(clock.sleeps.count == (retried ? 1 : 0))
     }
 
     @Test func retryAfterIsHonouredFor429() async throws {

@@ -1,0 +1,27 @@
+import Testing
+import ZeroPiiTransport
+
+/// The hosts that reach this machine: the curl transport sends no request for them
+/// through a proxy, and `zeropii` allows plain HTTP to them alone.
+struct ThisMachineTests {
+    @Test func thisMachinesNamesAndAddressesAreKnown() {
+        // The other notations of 127/8 were found from outside: a proxy from the
+        // environment would have carried the access token off the machine.
+        let local = [
+            "localhost", "LOCALHOST", "api.localhost", "localhost.", "127.0.0.1", "127.1.2.3", "::1", "[::1]", "127.1", "127.0.0",
+            "0x7f000001", "2130706433", "0177.0.0.1", "0x7f.1", "127.0.0.1.", "0.0.0.0", "0", "[0:0:0:0:0:0:0:1]", "::ffff:127.0.0.1",
+            "[::ffff:7f00:1]", "::",
+        ]
+        for host in local {
+            #expect(ThisMachine.isNamed(by: host), "\(host)")
+        }
+        let remote = [
+            "example.com", "128.0.0.1", "127.0.0.1.example.com", "localhost.example.com", "::2", "", "128.1", "0x80000001", "1.2.3.4",
+            "::ffff:10.0.0.1", "127.0.0.1..", "[::1", "fe80::1", "localhostx",
+        ]
+        for host in remote {
+            #expect(!ThisMachine.isNamed(by: host), "\(host)")
+        }
+        #expect(!ThisMachine.isNamed(by: nil))
+    }
+}
