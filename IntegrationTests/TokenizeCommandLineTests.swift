@@ -332,6 +332,30 @@ struct TokenizeCommandLineTests {
         #expect(finished.errorOutput.hasSuffix("zeropii: port \(port) is in use; choose another with --port or use --port 0\n"))
     }
 
+    /// Found from outside: values read one per line went on to the end against a dead
+    /// server, each batch waiting out its retry, where a CSV stopped after three.
+    @Test func linesStopAfterThreeBatchesInARowGetNoAnswer() throws {
+        // From a file: a tool that stops early leaves a pipe's writer to SIGPIPE.
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lines = (1...10_000).map { "user\($0)@example.com" }.joined(separator: "\n") + "\n"
+        try Data(lines.utf8).write(to: URL(fileURLWithPath: directory + "/values.txt"))
+        let started = Date()
+        let finished = try CommandLineTool.run(
+            ["tokenize", "--values-from", directory + "/values.txt", "--api-url", "http://127.0.0.1:1/", "--concurrency", "1"],
+            environment: ["ZEROPII_ACCESS_TOKEN": "t"])
+        #expect(finished.status == 1)
+        #expect(
+            finished.errorOutput.contains(
+                "zeropii: the server at http://127.0.0.1:1/ stopped answering (the network request failed: connection refused); "
+                    + "lines 3001 to the end were not sent"), "\(finished.errorOutput)")
+        // Every line before the stop has its (empty) output line, and nothing after it.
+        #expect(finished.output == String(repeating: "\n", count: 3000))
+        #expect(!finished.errorOutput.contains("lines 3001 to 4000 could not be tokenized"))
+        // Three batches, each sent twice (the default retry), not ten.
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+
     @Test func aRefusedConnectionIsNamedWithTheURL() throws {
         // Nothing listens on port 1; the access token comes from the environment.
         let finished = try CommandLineTool.run(

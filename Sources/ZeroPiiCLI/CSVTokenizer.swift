@@ -34,11 +34,7 @@ final class CSVTokenizer {
     private var summary = RunSummary()
     private var failedLines: [ClosedRange<Int>] = []
     private var failedRowCount = 0
-    // A circuit breaker: after this many batches in a row fail without any HTTP
-    // response, the server is taken to be gone and the rest of the input is not sent.
-    private let unreachableAfter = 3
-    private var consecutiveNetworkFailures = 0
-    private var lastNetworkFailure = ""
+    private var unanswered = UnansweredBatches()
     /// The number of fields every row must have: the header's, or with --no-header the one
     /// most of the first rows have.
     private var fieldCount = 0
@@ -205,14 +201,13 @@ final class CSVTokenizer {
                 item = next
             }
             try checkInterruption()
-            if consecutiveNetworkFailures >= unreachableAfter {
+            if unanswered.serverIsGone {
                 let line: Int
                 switch item {
                 case .record(let record): line = record.line
                 case .malformed(let problem): line = problem.lines.lowerBound
                 }
-                stopMessage =
-                    "the server at \(connection?.displayURL ?? "?") stopped answering (\(lastNetworkFailure)); lines \(line) to the end were not sent"
+                stopMessage = unanswered.stop(server: connection?.displayURL ?? "?", unsent: "lines \(line)").description
                 break reading
             }
             switch item {
@@ -433,8 +428,7 @@ final class CSVTokenizer {
         try checkInterruption()
         let failure = answers.first { !$0.isSuccess }
         let tokens = answers.flatMap(\.results)
-        let networkFailure = failure.map { $0.httpStatusCode == nil && $0.errorKind == .network } ?? false
-        consecutiveNetworkFailures = networkFailure ? consecutiveNetworkFailures + 1 : 0
+        unanswered.record(failure, reason: NetworkFailureText.describe(failure?.errorMessage ?? ""))
         guard failure == nil, tokens.count == batch.values.count else {
             let rows = batch.records.filter { !$0.isBlank }
             let first = rows.first?.line ?? 0
@@ -450,7 +444,6 @@ final class CSVTokenizer {
                 throw stop
             }
             let reason = NetworkFailureText.describe(failure?.errorMessage ?? "the server's answer did not match the request")
-            if networkFailure { lastNetworkFailure = reason }
             let which = first == last ? "the row on line \(first)" : "rows on lines \(first) to \(last)"
             Console.error("zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?"))")
             for row in rows {

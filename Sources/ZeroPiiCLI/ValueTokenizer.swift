@@ -28,6 +28,7 @@ final class ValueTokenizer {
     private var connection: ServerConnection?
     private var inFlight: [(Batch, Task<BatchTokenizeResult, Never>)] = []
     private var failed = false
+    private var unanswered = UnansweredBatches()
     private var summary = RunSummary(unit: "line")
     /// "value" for arguments, "line" for lines read.
     private var positionName = "value"
@@ -148,6 +149,7 @@ final class ValueTokenizer {
     }
 
     private func add(position: Int, value: String, to batch: inout Batch) async throws {
+        try await stopIfTheServerIsGone(before: position)
         if value.isEmpty {
             summary.blankLines += 1
             batch.items.append((position, nil))
@@ -165,10 +167,20 @@ final class ValueTokenizer {
 
     /// Gives a value that cannot be sent an empty output line, and fails the run.
     private func keepPlace(of position: Int, in batch: inout Batch) async throws {
+        try await stopIfTheServerIsGone(before: position)
         failed = true
         summary.failedRows += 1
         batch.items.append((position, nil))
         try await dispatchIfFull(&batch)
+    }
+
+    /// Ends the run before `position` once ``UnansweredBatches`` takes the server to be
+    /// gone: the batches in flight are answered (or fail) and written first, so every
+    /// line before `position` has its output line.
+    private func stopIfTheServerIsGone(before position: Int) async throws {
+        guard unanswered.serverIsGone else { return }
+        try await drain()
+        throw unanswered.stop(server: connection?.displayURL ?? "?", unsent: "\(positionName)s \(position)")
     }
 
     /// Sends `batch` and starts a new one once it holds a request's worth of values.
@@ -210,6 +222,7 @@ final class ValueTokenizer {
         try checkInterruption()
         let tokens: [String]?
         if let result {
+            unanswered.record(result, reason: NetworkFailureText.describe(result.errorMessage ?? ""))
             if result.isSuccess && result.results.count == batch.values.count {
                 tokens = result.results.map(\.token)
                 summary.values += result.results.count

@@ -1,0 +1,38 @@
+import ZeroPiiSDK
+
+/// The `tokenize` command's circuit breaker: after ``limit`` batches in a row got no HTTP
+/// response, the server is taken to be gone and the rest of the input is not sent.
+/// Without it every remaining batch would wait out its own retries against a dead
+/// server, two seconds and more each.
+struct UnansweredBatches {
+    static let limit = 3
+
+    private var inARow = 0
+    /// What the last unanswered batch's failure was, in words.
+    private var lastReason = ""
+
+    /// Counts `result`: a batch that failed with no HTTP response adds one, any other
+    /// answer starts the count again. `reason` is the failure in words, if it failed.
+    mutating func record(_ result: BatchTokenizeResult?, reason: @autoclosure () -> String) {
+        guard let result, !result.isSuccess, result.httpStatusCode == nil, result.errorKind == .network else {
+            inARow = 0
+            return
+        }
+        inARow += 1
+        lastReason = reason()
+    }
+
+    /// Whether the server is taken to be gone.
+    var serverIsGone: Bool { inARow >= Self.limit }
+
+    /// The stop that ends the run: `server` as the messages show it, `unsent` the first
+    /// part of the input that was not sent ("lines 3001", "values 4").
+    func stop(server: String, unsent: String) -> ServerStoppedAnswering {
+        ServerStoppedAnswering(description: "the server at \(server) stopped answering (\(lastReason)); \(unsent) to the end were not sent")
+    }
+}
+
+/// A run ended by ``UnansweredBatches``.
+struct ServerStoppedAnswering: RunStop {
+    let description: String
+}
