@@ -237,7 +237,8 @@ final class TokenizationClient: Sendable {
     ) async -> Result<Response, RequestFailure> {
         var first: FirstSend?
         var timeLimit = callTimeLimit
-        if sendsFirstRequestDirectly, timeLimit.map({ $0 > 0 }) ?? true, !Task.isCancelled,
+        // A limit beyond the transports' longest timeout would be no limit for libcurl.
+        if sendsFirstRequestDirectly, timeLimit.map({ $0 > 0 && $0 <= URLSessionTransport.longestTimeout }) ?? true, !Task.isCancelled,
             let token = tokens.freshCachedToken(), requestSlots.takeFreeSlot()
         {
             let started = callClock.now()

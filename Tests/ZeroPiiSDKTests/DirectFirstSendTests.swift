@@ -193,6 +193,15 @@ struct DirectFirstSendTests {
         #expect(transport.timeouts == [5, 30])
     }
 
+    /// A call limit past the transports' longest timeout would be no limit at all for
+    /// libcurl, so such a call keeps its watchdog.
+    @Test func aCallLimitBeyondTheLongestTimeoutKeepsTheBoundedPipeline() async throws {
+        let transport = SelfBoundedTestTransport(server: InTestServer())
+        let client = await warmClient(transport, callTimeout: URLSessionTransport.longestTimeout * 2, requestTimeout: .infinity)
+        #expect(await client.tokenize("value").isSuccess)
+        #expect(transport.timeouts == [.infinity])
+    }
+
     @Test func aClockATestMovesKeepsEveryCallOnTheBoundedPipeline() async throws {
         let transport = SelfBoundedTestTransport(server: InTestServer())
         let client = makeClient(server: transport.server) { configuration in
