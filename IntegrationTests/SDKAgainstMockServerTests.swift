@@ -136,6 +136,32 @@ struct SDKAgainstMockServerTests {
         }
     }
 
+    /// Found from outside: a request whose reused connection the server closed without
+    /// answering was sent again by libcurl on a new connection (the same request id,
+    /// with a policy of no retries). Now the attempt fails and the policy decides.
+    @Test func aDroppedRequestIsSentOnceAndThePolicyDecides() async throws {
+        try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
+            let (server, _, sdk) = try startStack(retryPolicy: DefaultRetryPolicy(maximumRetries: 0, baseDelayMs: 0))
+            defer { server.stop() }
+            #expect(await sdk.tokenize("warm-up").isSuccess)  // a token, and a connection to reuse
+            func tokenizeRequests() -> Int {
+                server.statistics.requestCounts.filter { $0.key.hasPrefix("tokenize ") }.values.reduce(0, +)
+            }
+            let before = tokenizeRequests()
+            server.faults.inject(.dropConnection)
+            let dropped = await sdk.tokenize("dropped")
+            #expect(dropped.errorKind == .network && dropped.httpStatusCode == nil)
+            #expect(tokenizeRequests() == before + 1)
+            // With a retry allowed, the next attempt is sealed afresh and served.
+            let (retrying, _, retryingSDK) = try startStack(retryPolicy: DefaultRetryPolicy(maximumRetries: 1, baseDelayMs: 0))
+            defer { retrying.stop() }
+            #expect(await retryingSDK.tokenize("warm-up").isSuccess)
+            retrying.faults.inject(.dropConnection)
+            #expect(await retryingSDK.tokenize("dropped").isSuccess)
+            #expect(retrying.statistics.requestCounts["tokenize 409"] == nil)
+        }
+    }
+
     @Test func aThousandConcurrentCallsAndFiftyConcurrentBatches() async throws {
         try await ExclusiveTestGate.sharedSDK.withExclusiveAccess {
             // A generous per-attempt timeout and call limit: 50 batches of 1000 queue up at the

@@ -136,6 +136,10 @@ int zp_curl_easy_setopt_callback(zp_curl_easy *easy, int option, zp_curl_data_ca
     return curl.easy_setopt(easy, option, callback);
 }
 
+int zp_curl_easy_setopt_prerequest(zp_curl_easy *easy, zp_curl_prerequest_callback callback) {
+    return curl.easy_setopt(easy, ZP_CURLOPT_PREREQFUNCTION, callback);
+}
+
 int zp_curl_easy_getinfo_long(zp_curl_easy *easy, int info, long *value) { return curl.easy_getinfo(easy, info, value); }
 
 zp_curl_slist *zp_curl_slist_append(zp_curl_slist *list, const char *line) { return curl.slist_append(list, line); }
@@ -177,6 +181,7 @@ int zp_curl_easy_setopt_string(zp_curl_easy *easy, int option, const char *value
 int zp_curl_easy_setopt_pointer(zp_curl_easy *easy, int option, const void *value) { (void)easy; (void)option; (void)value; return -1; }
 int zp_curl_easy_setopt_offset(zp_curl_easy *easy, int option, int64_t value) { (void)easy; (void)option; (void)value; return -1; }
 int zp_curl_easy_setopt_callback(zp_curl_easy *easy, int option, zp_curl_data_callback callback) { (void)easy; (void)option; (void)callback; return -1; }
+int zp_curl_easy_setopt_prerequest(zp_curl_easy *easy, zp_curl_prerequest_callback callback) { (void)easy; (void)callback; return -1; }
 int zp_curl_easy_getinfo_long(zp_curl_easy *easy, int info, long *value) { (void)easy; (void)info; (void)value; return -1; }
 zp_curl_slist *zp_curl_slist_append(zp_curl_slist *list, const char *line) { (void)list; (void)line; return NULL; }
 void zp_curl_slist_free_all(zp_curl_slist *list) { (void)list; }

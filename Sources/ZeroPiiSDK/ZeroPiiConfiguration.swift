@@ -44,7 +44,8 @@ public struct ZeroPiiConfiguration: Sendable {
     /// The result comes within a small margin of the limit, also under load: with 1,000
     /// concurrent calls, a 1 s limit and a server that answers after 3 s, every result
     /// arrived by 1.04 s on a 2-core machine, with either transport
-    /// (`zeropii-benchmarks transport`); the package's tests allow 0.5 s.
+    /// (`zeropii-benchmarks transport`); 10,000 such calls ended by 1.2 s. The package's
+    /// tests, a debug build sharing the machine with hundreds of other tests, allow 10 s.
     public var callTimeout: TimeInterval = 120
     /// How long one HTTP attempt may take, in seconds. Default: 30. An attempt that
     /// times out is a network failure, which the ``/ZeroPiiRetry/RetryPolicy`` may retry.

@@ -190,6 +190,15 @@ final class CurlMultiLoop: @unchecked Sendable {
         set(zp_curl_easy_setopt_pointer(easy, Int32(ZP_CURLOPT_WRITEDATA), context))
         set(zp_curl_easy_setopt_callback(easy, Int32(ZP_CURLOPT_HEADERFUNCTION), curlReceiveHeaderLine))
         set(zp_curl_easy_setopt_pointer(easy, Int32(ZP_CURLOPT_HEADERDATA), context))
+        // A request is sent once. libcurl resends it on a fresh connection by itself when
+        // a reused one dies before any answer, which would send the same sealed request
+        // (same request id) a second time, past the retry policy, and turn a request the
+        // server did process into a 409 replay. The callback refuses that resend; the
+        // attempt fails, and the SDK's policy decides about a new one. libcurl before 7.80
+        // has no such callback and keeps its resend.
+        if zp_curl_easy_setopt_prerequest(easy, curlBeforeSending) == 0 {
+            set(zp_curl_easy_setopt_pointer(easy, Int32(ZP_CURLOPT_PREREQDATA), context))
+        }
         if zp_curl_features() & Int32(ZP_CURL_VERSION_HTTP2) != 0 {
             set(zp_curl_easy_setopt_long(easy, Int32(ZP_CURLOPT_HTTP_VERSION), Int(ZP_CURL_HTTP_VERSION_2TLS)))
         }
@@ -242,7 +251,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             _ = zp_curl_easy_getinfo_long(easy, Int32(ZP_CURLINFO_RESPONSE_CODE), &status)
             outcome = .success(transfer.response(statusCode: status))
         } else {
-            outcome = .failure(Self.error(for: result, responseTooLarge: transfer.responseTooLarge))
+            outcome = .failure(Self.error(for: result, responseTooLarge: transfer.responseTooLarge, resendRefused: transfer.resendRefused))
         }
         release(easy, of: transfer)
         transfer.end(with: outcome)
@@ -289,10 +298,12 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// The ``TransportError`` for a libcurl result code. The detail is the number alone:
     /// libcurl's error text can name the host and the path.
-    static func error(for result: Int32, responseTooLarge: Bool) -> TransportError {
+    static func error(for result: Int32, responseTooLarge: Bool, resendRefused: Bool) -> TransportError {
         switch result {
         case Int32(ZP_CURLE_OPERATION_TIMEDOUT): return .timedOut
         case Int32(ZP_CURLE_WRITE_ERROR) where responseTooLarge: return .connectionFailed(detail: "curl response too large")
+        // The resend libcurl wanted after the connection died: the server gave nothing.
+        case Int32(ZP_CURLE_ABORTED_BY_CALLBACK) where resendRefused: return .connectionFailed(detail: "curl \(ZP_CURLE_GOT_NOTHING)")
         default: return .connectionFailed(detail: "curl \(result)")
         }
     }
@@ -302,6 +313,12 @@ final class CurlMultiLoop: @unchecked Sendable {
 private let curlReceiveBody: zp_curl_data_callback = { bytes, size, count, context in
     guard let bytes, let context else { return 0 }
     return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().receiveBody(bytes, count: size * count)
+}
+
+/// libcurl's pre-request callback: lets the transfer in `context` send its request once.
+private let curlBeforeSending: zp_curl_prerequest_callback = { context, _, _, _, _ in
+    guard let context else { return 1 }
+    return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().maySend() ? 0 : 1
 }
 
 /// libcurl's header callback: one header line for the transfer in `context`.

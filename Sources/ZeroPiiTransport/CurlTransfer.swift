@@ -42,6 +42,10 @@ final class CurlTransfer: @unchecked Sendable {
     private var responseBody = Data()
     /// Set when the body outgrew ``maximumResponseBytes`` and the write was refused.
     private(set) var responseTooLarge = false
+    /// Whether the request has been sent (libcurl asked once).
+    private var sent = false
+    /// Set when libcurl asked to send the request again and was refused.
+    private(set) var resendRefused = false
 
     private struct Ending {
         var continuation: CheckedContinuation<TransportResponse, Error>?
@@ -118,6 +122,17 @@ final class CurlTransfer: @unchecked Sendable {
         }
         responseBody.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: count)
         return count
+    }
+
+    /// Whether libcurl may send the request now: the first time only. A second ask is
+    /// libcurl's own resend after a reused connection died, which is refused.
+    func maySend() -> Bool {
+        guard !sent else {
+            resendRefused = true
+            return false
+        }
+        sent = true
+        return true
     }
 
     /// Gives the body's bytes back to the loop's budget (the body itself goes with the

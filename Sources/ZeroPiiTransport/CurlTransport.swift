@@ -27,6 +27,9 @@ internal import ZeroPiiCurlShim
 ///   (lower case only), `HTTPS_PROXY` or `https_proxy`, `ALL_PROXY`, and `NO_PROXY`;
 ///   requests to this machine (`localhost`, 127.0.0.0/8 in any notation, `0.0.0.0`, `::1`)
 ///   never use one.
+/// - **One send per request.** libcurl's own resend of a request whose reused connection
+///   died before any answer is refused (libcurl 7.80 and later): the attempt fails as
+///   `curl 52`, and the caller's retry policy decides.
 /// - **Errors.** A response of any status is returned; a request that got none throws a
 ///   ``TransportError`` whose detail is libcurl's error number (`curl 7`), never its
 ///   text, which can hold the URL.

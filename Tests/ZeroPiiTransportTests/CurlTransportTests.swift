@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Testing
+import ZeroPiiLocking
 @testable import ZeroPiiTransport
 
 /// The libcurl transport against a loopback server: what it sends, what it returns, how
@@ -104,6 +105,39 @@ struct CurlTransportTests {
         }
         #expect(failures.filter { $0 == "the connection failed (curl response too large)" }.count >= 4, "\(failures)")
         #expect(!failures.contains("answered"))
+    }
+
+    /// Found from outside: when a reused connection died before any answer, libcurl sent
+    /// the same request again on a new one by itself (the same sealed body and request
+    /// id, past the retry policy; a server that had processed it answered 409). A request
+    /// is sent once: the attempt fails as the server closing without an answer.
+    @Test func aRequestIsNeverResentOnANewConnectionByLibcurl() async throws {
+        let calls = Locked(0)
+        let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in
+            // The first request is answered (its connection stays for reuse); every later
+            // one is read and its connection closed without an answer.
+            calls.withLock { count in
+                count += 1
+                return count == 1 ? .respond(status: 200, headers: [:], body: Data("ok".utf8)) : .close
+            }
+        }
+        defer { server.stop() }
+        let transport = try CurlTransport()
+        let request = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 10)
+        #expect(try await transport.send(request).statusCode == 200)
+        await #expect(throws: TransportError.connectionFailed) { try await transport.send(request) }
+        do {
+            _ = try await transport.send(request)
+        } catch let error as TransportError {
+            // A fresh connection that gets nothing: libcurl's own 52.
+            #expect(error.detail == "curl 52")
+        }
+        // Three sends, three requests: without the refusal libcurl sent the second one
+        // again on a new connection (four requests, or more).
+        #expect(server.receivedRequests == 3)
+        // The refused resend reads as the server closing without an answer.
+        #expect(CurlMultiLoop.error(for: 42, responseTooLarge: false, resendRefused: true).detail == "curl 52")
+        #expect(CurlMultiLoop.error(for: 42, responseTooLarge: false, resendRefused: false).detail == "curl 42")
     }
 
     @Test func connectionsAreKeptAliveAndReused() async throws {

@@ -18,6 +18,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         /// Send the status line, a `Content-Length` of `declaredLength` and `body`, then
         /// nothing more (until the client gives up or the server stops).
         case partial(status: Int, declaredLength: Int, body: Data)
+        /// Read the request and close the connection without a word, as a server that
+        /// crashed or timed the connection out after reading would.
+        case close
     }
 
     struct Received {
@@ -31,6 +34,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private let listener: Int32
     private let answer: @Sendable (Received) -> Answer
     private let lock = NSLock()
+    private var requests = 0
     private var hanging: [Int32] = []
     private var stopped = false
     private var accepted = 0
@@ -38,6 +42,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var peakOpen = 0
     private var closedUnanswered = 0
 
+    /// Requests read so far, whatever their answer.
+    var receivedRequests: Int { lock.withLock { requests } }
     /// Connections accepted so far.
     var acceptedConnections: Int { lock.withLock { accepted } }
     /// The most connections that were open at once.
@@ -156,6 +162,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             let body = Array(buffer.prefix(bodyLength))
             buffer.removeFirst(body.count)
             let received = Received(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: Data(body))
+            lock.withLock { requests += 1 }
             var answer = answer(received)
             if case .partial(let status, let declaredLength, let partialBody) = answer {
                 let head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(declaredLength)\r\n\r\n"
@@ -163,7 +170,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 answer = .hang
             }
             switch answer {
-            case .partial:
+            case .partial, .close:
                 return
             case .hang:
                 let alreadyStopped = lock.withLock { () -> Bool in

@@ -20,6 +20,9 @@ typedef struct zp_curl_multi zp_curl_multi;
 typedef struct zp_curl_slist zp_curl_slist;
 
 typedef size_t (*zp_curl_data_callback)(char *bytes, size_t size, size_t count, void *context);
+/// CURLOPT_PREREQFUNCTION's callback: called right before each time a request is sent.
+/// Returns 0 to send it, 1 to abort the transfer (CURLE_ABORTED_BY_CALLBACK).
+typedef int (*zp_curl_prerequest_callback)(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port);
 
 // CURLoption values.
 enum {
@@ -46,6 +49,8 @@ enum {
     ZP_CURLOPT_TIMEOUT_MS = 155,
     ZP_CURLOPT_PROTOCOLS = 181,
     ZP_CURLOPT_PINNEDPUBLICKEY = 10230,
+    ZP_CURLOPT_PREREQFUNCTION = 20312,
+    ZP_CURLOPT_PREREQDATA = 10313,
     ZP_CURLOPT_PROTOCOLS_STR = 10318,
 };
 
@@ -77,6 +82,7 @@ enum {
     ZP_CURLE_WRITE_ERROR = 23,
     ZP_CURLE_OPERATION_TIMEDOUT = 28,
     ZP_CURLE_ABORTED_BY_CALLBACK = 42,
+    ZP_CURLE_GOT_NOTHING = 52,
     ZP_CURLE_PEER_FAILED_VERIFICATION = 60,
     ZP_CURLE_SSL_PINNEDPUBKEYNOTMATCH = 90,
 };
@@ -99,6 +105,9 @@ int zp_curl_easy_setopt_string(zp_curl_easy *easy, int option, const char *value
 int zp_curl_easy_setopt_pointer(zp_curl_easy *easy, int option, const void *value);
 int zp_curl_easy_setopt_offset(zp_curl_easy *easy, int option, int64_t value);
 int zp_curl_easy_setopt_callback(zp_curl_easy *easy, int option, zp_curl_data_callback callback);
+/// Sets CURLOPT_PREREQFUNCTION (libcurl 7.80 and later; an older one answers with
+/// CURLE_UNKNOWN_OPTION).
+int zp_curl_easy_setopt_prerequest(zp_curl_easy *easy, zp_curl_prerequest_callback callback);
 int zp_curl_easy_getinfo_long(zp_curl_easy *easy, int info, long *value);
 
 zp_curl_slist *zp_curl_slist_append(zp_curl_slist *list, const char *line);
