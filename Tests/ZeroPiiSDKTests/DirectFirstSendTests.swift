@@ -73,13 +73,13 @@ struct DirectFirstSendTests {
     @Test func aRetryableAnswerGoesOnThroughThePolicyWithoutResendingTheFirstRequest() async throws {
         let transport = SelfBoundedTestTransport(server: InTestServer())
         let clock = ImmediateRetryClock()
-        let client = await warmClient(transport, callTimeout: 5, clock: clock)
+        let client = await warmClient(transport, callTimeout: 600, requestTimeout: 900, clock: clock)
         transport.server.script(status: 503)
         let result = await client.tokenize("value")
         #expect(result.isSuccess && result.token == InTestServer.token(for: "value"))
         // The first request went directly; the retry, after the policy's delay, through
         // the bounded pipeline with the attempt's own limit.
-        #expect(transport.timeouts == [5, 30])
+        #expect(transport.timeouts == [600, 900])
         #expect(clock.sleeps == [2000])
 
         // A retryable status on every attempt ends as the policy says, with that status.
@@ -89,7 +89,7 @@ struct DirectFirstSendTests {
         let failed = await client.tokenize("value")
         #expect(!failed.isSuccess && failed.httpStatusCode?.intValue == 429)
         // The default policy retries once.
-        #expect(transport.timeouts == [5, 30] && clock.sleeps.count - sleepsBefore == 1)
+        #expect(transport.timeouts == [600, 900] && clock.sleeps.count - sleepsBefore == 1)
     }
 
     @Test func aFinalErrorStatusEndsTheCallAfterTheDirectRequest() async throws {
@@ -179,7 +179,7 @@ struct DirectFirstSendTests {
 
     @Test func aCallThatFindsEverySlotTakenWaitsInLineThroughTheBoundedPipeline() async throws {
         let transport = SelfBoundedTestTransport(server: InTestServer())
-        let client = await warmClient(transport, callTimeout: 5) { $0.maximumConcurrentRequests = 1 }
+        let client = await warmClient(transport, callTimeout: 600, requestTimeout: 900) { $0.maximumConcurrentRequests = 1 }
         transport.holdNext(1)
         let holder = Task { await client.tokenize("holder") }
         try await transport.waitForHeldRequests(1)
@@ -190,7 +190,7 @@ struct DirectFirstSendTests {
         holder.cancel()
         #expect(await holder.value.errorKind == .cancelled)
         #expect(await waiter.value.isSuccess)
-        #expect(transport.timeouts == [5, 30])
+        #expect(transport.timeouts == [600, 900])
     }
 
     /// A call limit past the transports' longest timeout would be no limit at all for
@@ -221,9 +221,10 @@ struct DirectFirstSendTests {
                 seen.withLock { $0.append(request.timeout) }
                 return server.handle(request)
             }
-            configuration.callTimeout = 5
+            configuration.callTimeout = 600
+            configuration.requestTimeout = 900
         }
         for _ in 0..<3 { #expect(await client.tokenize("value").isSuccess) }
-        #expect(seen.withLock { $0 } == [30, 30, 30])
+        #expect(seen.withLock { $0 } == [900, 900, 900])
     }
 }
