@@ -347,13 +347,34 @@ struct TokenizeCommandLineTests {
         #expect(finished.status == 1)
         #expect(
             finished.errorOutput.contains(
-                "zeropii: the server at http://127.0.0.1:1/ stopped answering (the network request failed: connection refused); "
-                    + "lines 3001 to the end were not sent"), "\(finished.errorOutput)")
+                "zeropii: no HTTP response from the server at http://127.0.0.1:1/ to 3 batches in a row "
+                    + "(the network request failed: connection refused); lines 3001 to the end were not sent"), "\(finished.errorOutput)")
+        // The summary, as at the end of the input.
+        #expect(finished.errorOutput.contains("3000 lines failed"), "\(finished.errorOutput)")
         // Every line before the stop has its (empty) output line, and nothing after it.
         #expect(finished.output == String(repeating: "\n", count: 3000))
         #expect(!finished.errorOutput.contains("lines 3001 to 4000 could not be tokenized"))
         // Three batches, each sent twice (the default retry), not ten.
         #expect(Date().timeIntervalSince(started) < 60)
+
+        // Found from outside: with four batches in flight (the default), the answers that
+        // would stop the run waited to be read while two more batches went out. Once a
+        // batch gets no answer, those in flight end before another is sent.
+        let concurrent = try CommandLineTool.run(
+            ["tokenize", "--values-from", directory + "/values.txt", "--api-url", "http://127.0.0.1:1/", "--concurrency", "4"],
+            environment: ["ZEROPII_ACCESS_TOKEN": "t"])
+        #expect(concurrent.status == 1)
+        #expect(concurrent.errorOutput.contains("lines 4001 to the end were not sent"), "\(concurrent.errorOutput)")
+        #expect(concurrent.output == String(repeating: "\n", count: 4000))
+
+        // The same in a CSV: the header, then rows 2 to 4001 in the four batches in flight.
+        let csv = "email\n" + lines
+        try Data(csv.utf8).write(to: URL(fileURLWithPath: directory + "/people.csv"))
+        let spreadsheet = try CommandLineTool.run(
+            ["tokenize", "--csv", directory + "/people.csv", "--columns", "email", "--api-url", "http://127.0.0.1:1/", "--concurrency", "4"],
+            environment: ["ZEROPII_ACCESS_TOKEN": "t"])
+        #expect(spreadsheet.status == 1)
+        #expect(spreadsheet.errorOutput.contains("lines 4002 to the end were not sent"), "\(spreadsheet.errorOutput)")
     }
 
     @Test func aRefusedConnectionIsNamedWithTheURL() throws {

@@ -207,7 +207,10 @@ final class CSVTokenizer {
                 case .record(let record): line = record.line
                 case .malformed(let problem): line = problem.lines.lowerBound
                 }
-                stopMessage = unanswered.stop(server: connection?.displayURL ?? "?", unsent: "lines \(line)").description
+                // A batch held back by `dispatch` may have said so from an earlier line.
+                if stopMessage == nil {
+                    stopMessage = unanswered.stop(server: connection?.displayURL ?? "?", unsent: "lines \(line)").description
+                }
                 break reading
             }
             switch item {
@@ -375,6 +378,17 @@ final class CSVTokenizer {
     }
 
     private func dispatch(_ full: Batch) async throws {
+        if unanswered.isSuspect {
+            // The server may be gone: the batches in flight end first, and once it is
+            // taken to be gone this batch is not sent (nor its lines written).
+            try await drain()
+        }
+        if unanswered.serverIsGone {
+            if stopMessage == nil, let first = full.records.first {
+                stopMessage = unanswered.stop(server: connection?.displayURL ?? "?", unsent: "lines \(first.line)").description
+            }
+            return
+        }
         if full.values.isEmpty {
             // Nothing to send, but the batches still in flight come first.
             try await drain()

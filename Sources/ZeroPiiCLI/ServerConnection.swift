@@ -47,9 +47,7 @@ struct ServerConnection {
             guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
                 return "--api-url needs an http or https URL, for example https://api.example.com/"
             }
-            if let port = url.port, !(1...65535).contains(port) {
-                return "--api-url has port \(port); a port is a number from 1 to 65535"
-            }
+            if let problem = ServerConnection.portProblem(in: apiURL, option: "--api-url") { return problem }
             if dataDirectory != nil {
                 return "--data-dir is the embedded server's vault; with --api-url the service keeps the tokens, so leave it out"
             }
@@ -70,9 +68,7 @@ struct ServerConnection {
                 guard let url = URL(string: tokenURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
                     return "--token-url needs an http or https URL"
                 }
-                if let port = url.port, !(1...65535).contains(port) {
-                    return "--token-url has port \(port); a port is a number from 1 to 65535"
-                }
+                if let problem = ServerConnection.portProblem(in: tokenURL, option: "--token-url") { return problem }
                 if url.scheme?.lowercased() == "http", !ThisMachine.isNamed(by: host), !insecureHTTP {
                     return "--token-url \(ServerConnection.origin(of: url)) is plain http to another machine, where anyone on the network "
                         + "could read the client secret: use https, or add --insecure-http on a test network"
@@ -85,6 +81,25 @@ struct ServerConnection {
             if !(environment[ServerConnection.accessTokenVariable]?.isEmpty ?? true) { return nil }
             return "--api-url needs --access-token TOKEN (or \(ServerConnection.accessTokenVariable)), or --token-url URL with --client-id ID"
         }
+    }
+
+    /// The usage error when the URL `text` names a port outside 1 to 65535, read from the
+    /// text itself: `URL` gives no port at all for one past `Int.max`.
+    static func portProblem(in text: String, option: String) -> String? {
+        guard let schemeEnd = text.range(of: "://") else { return nil }
+        var authority = text[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") { authority = authority[authority.index(after: close)...] }
+        guard let colon = authority.lastIndex(of: ":") else { return nil }
+        let port = authority[authority.index(after: colon)...]
+        // An empty port is the scheme's default.
+        guard !port.isEmpty else { return nil }
+        guard port.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            return "\(option) has a port that is not a number; a port is a number from 1 to 65535"
+        }
+        if let number = Int(port), (1...65535).contains(number) { return nil }
+        let shown = port.count > 24 ? String(port.prefix(24)) + "…" : String(port)
+        return "\(option) has port \(shown); a port is a number from 1 to 65535"
     }
 
     /// The scheme, host and port of `url`, for messages: never its path or query.

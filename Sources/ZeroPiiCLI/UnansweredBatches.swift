@@ -4,6 +4,11 @@ import ZeroPiiSDK
 /// response, the server is taken to be gone and the rest of the input is not sent.
 /// Without it every remaining batch would wait out its own retries against a dead
 /// server, two seconds and more each.
+///
+/// Once a batch got none (``isSuspect``), the tokenizers let the batches in flight end
+/// before they send another, so a run with several batches in flight stops after
+/// `max(limit, concurrency)` batches rather than sending more while answers that would
+/// stop it wait to be read.
 struct UnansweredBatches {
     static let limit = 3
 
@@ -25,10 +30,15 @@ struct UnansweredBatches {
     /// Whether the server is taken to be gone.
     var serverIsGone: Bool { inARow >= Self.limit }
 
+    /// Whether the last batch counted got no HTTP response.
+    var isSuspect: Bool { inARow > 0 }
+
     /// The stop that ends the run: `server` as the messages show it, `unsent` the first
     /// part of the input that was not sent ("lines 3001", "values 4").
     func stop(server: String, unsent: String) -> ServerStoppedAnswering {
-        ServerStoppedAnswering(description: "the server at \(server) stopped answering (\(lastReason)); \(unsent) to the end were not sent")
+        ServerStoppedAnswering(
+            description: "no HTTP response from the server at \(server) to \(Self.limit) batches in a row (\(lastReason)); "
+                + "\(unsent) to the end were not sent")
     }
 }
 

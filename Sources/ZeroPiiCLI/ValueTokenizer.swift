@@ -77,14 +77,14 @@ final class ValueTokenizer {
             try await drain()
             try checkInterruption()
             try output.finish()
-            if case .lines = source, !options.quiet {
-                summary.elapsed = Date().timeIntervalSince(started)
-                summary.retries = connection?.retries.retries ?? 0
-                Console.error(summary.text)
-            }
+            if case .lines = source { printSummary(started: started) }
             return failed ? 1 : 0
         } catch is OutputClosedError {
             return OutputClosedError.exitStatus
+        } catch let stop as ServerStoppedAnswering {
+            // As at the end of the input: the summary, then where the input stopped.
+            if case .lines = source { printSummary(started: started) }
+            return EarlyEnd.stopped(by: stop, output: output, lastWrittenLine: lastWrittenLine)
         } catch let stop as any RunStop {
             // The values before the stop were tokenized: their lines are written.
             return EarlyEnd.stopped(by: stop, output: output, lastWrittenLine: lastWrittenLine)
@@ -105,6 +105,14 @@ final class ValueTokenizer {
             Console.error("zeropii: \(error)")
             return 1
         }
+    }
+
+    /// The run's summary on standard error, for values read one per line, unless `--quiet`.
+    private func printSummary(started: Date) {
+        guard !options.quiet else { return }
+        summary.elapsed = Date().timeIntervalSince(started)
+        summary.retries = connection?.retries.retries ?? 0
+        Console.error(summary.text)
     }
 
     private func tokenizeLines(of input: DecodedInput) async throws {
@@ -193,7 +201,12 @@ final class ValueTokenizer {
     }
 
     private func dispatch(_ batch: Batch) async throws {
-        guard !batch.items.isEmpty else { return }
+        guard let first = batch.items.first else { return }
+        if unanswered.isSuspect {
+            // The server may be gone: the batches in flight end first.
+            try await drain()
+        }
+        try await stopIfTheServerIsGone(before: first.position)
         guard !batch.values.isEmpty else {
             // Nothing to send, but the batches still in flight come first.
             try await drain()

@@ -10,11 +10,16 @@ package enum ThisMachine {
     /// of 127.0.0.0/8 or `0.0.0.0` in every form libcurl and the C library accept
     /// (`127.1`, `0x7f000001`, `2130706433`, octal), and the IPv6 loopback `::1` (or
     /// `::`), also written out or as an IPv4-mapped 127/8 address. Brackets around an
-    /// IPv6 address and one final dot (as DNS allows) are ignored.
+    /// IPv6 address are ignored.
+    ///
+    /// A name with a final dot (`localhost.`, `127.0.0.1.`) is not this machine: libcurl
+    /// asks DNS for it, and DNS can answer with any address. Only letters, digits, dots,
+    /// colons and hyphens are read: the C library's parser would stop at a space and take
+    /// `127.0.0.1 evil.example` for an address.
     package static func isNamed(by host: String?) -> Bool {
         guard var host = host?.lowercased(), !host.isEmpty else { return false }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host.hasSuffix(".") && !host.hasSuffix("..") { host.removeLast() }
+        guard host.utf8.allSatisfy({ Self.isHostByte($0) }), !host.hasSuffix(".") else { return false }
         if host == "localhost" || host.hasSuffix(".localhost") { return true }
         var ipv4 = in_addr()
         if inet_aton(host, &ipv4) != 0 {
@@ -28,5 +33,14 @@ package enum ThisMachine {
         let loopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] <= 1
         let mappedLoopback = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
         return loopback || mappedLoopback
+    }
+
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
     }
 }

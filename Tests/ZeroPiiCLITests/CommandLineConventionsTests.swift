@@ -73,6 +73,17 @@ struct ArgumentConventionsTests {
         #expect(Self.failure(["--api-url", "http://127.0.0.1:99999/"] + token) == "--api-url has port 99999; a port is a number from 1 to 65535")
         #expect(Self.failure(["--api-url", "https://api.example.com:0/"] + token) == "--api-url has port 0; a port is a number from 1 to 65535")
         #expect(Self.options(["--api-url", "https://api.example.com:65535/"] + token) != nil)
+        #expect(Self.options(["--api-url", "https://api.example.com:/"] + token) != nil)
+        #expect(Self.options(["--api-url", "https://user:pa:ss@api.example.com/"] + token) != nil)
+        #expect(Self.options(["--api-url", "http://[::1]:8080/"] + token) != nil)
+        // Past Int.max `URL` has no port at all (found from outside: exit 1, "the URL cannot be used").
+        #expect(
+            Self.failure(["--api-url", "http://127.0.0.1:9223372036854775808/"] + token)
+                == "--api-url has port 9223372036854775808; a port is a number from 1 to 65535")
+        #expect(
+            Self.failure(["--api-url", "https://example.com:99999999999999999999999999999999/"] + token)
+                == "--api-url has port 999999999999999999999999…; a port is a number from 1 to 65535")
+        #expect(Self.failure(["--api-url", "http://[::1]:70000/"] + token) == "--api-url has port 70000; a port is a number from 1 to 65535")
         let credentials = ["--api-url", "https://api.example.com/", "--client-id", "app", "x"]
         #expect(
             Self.failure(["--token-url", "https://auth.example.com:70000/oauth/token"] + credentials, environment: ["ZEROPII_CLIENT_SECRET": "s"])
