@@ -57,6 +57,7 @@ enum NetworkFailureText {
     /// The curl transport's own phrases in words.
     private static let curlPhrases = [
         "the connection failed (curl response too large)": "the answer was too long",
+        "the connection failed (curl incomplete response)": "the connection closed in the middle of the answer's headers",
         "the connection failed (invalid header field)": "a request header holds a line break or an invalid name",
     ]
 

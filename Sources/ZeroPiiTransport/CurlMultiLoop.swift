@@ -246,7 +246,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard let transfer = running.removeValue(forKey: easy) else { return }
         _ = zp_curl_multi_remove_handle(multi, easy)
         let outcome: Result<TransportResponse, Error>
-        if result == 0 {
+        if result == 0 && !transfer.headersComplete {
+            // The connection closed in the middle of the headers: no whole answer, as
+            // retryable as one that never came.
+            outcome = .failure(TransportError.connectionFailed(detail: "curl incomplete response"))
+        } else if result == 0 {
             var status = 0
             _ = zp_curl_easy_getinfo_long(easy, Int32(ZP_CURLINFO_RESPONSE_CODE), &status)
             outcome = .success(transfer.response(statusCode: status))

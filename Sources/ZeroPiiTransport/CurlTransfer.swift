@@ -42,6 +42,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var responseBody = Data()
     /// Set when the body outgrew ``maximumResponseBytes`` and the write was refused.
     private(set) var responseTooLarge = false
+    /// Whether the last response's header block ended (its empty line came). libcurl
+    /// takes a connection closed in the middle of the headers for a complete answer.
+    private(set) var headersComplete = false
     /// Whether the request has been sent (libcurl asked once).
     private var sent = false
     /// Set when libcurl asked to send the request again and was refused.
@@ -149,6 +152,11 @@ final class CurlTransfer: @unchecked Sendable {
         let line = UnsafeRawBufferPointer(start: bytes, count: count)
         if line.starts(with: "HTTP/".utf8) {
             responseHeaders = [:]
+            headersComplete = false
+            return count
+        }
+        if Self.trimmed(line[...]).isEmpty {
+            headersComplete = true
             return count
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return count }

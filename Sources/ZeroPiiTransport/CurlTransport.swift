@@ -30,9 +30,10 @@ internal import ZeroPiiCurlShim
 /// - **One send per request.** libcurl's own resend of a request whose reused connection
 ///   died before any answer is refused (libcurl 7.80 and later): the attempt fails as
 ///   `curl 52`, and the caller's retry policy decides.
-/// - **Errors.** A response of any status is returned; a request that got none throws a
-///   ``TransportError`` whose detail is libcurl's error number (`curl 7`), never its
-///   text, which can hold the URL.
+/// - **Errors.** A response of any status is returned once its headers have ended; a
+///   connection closed in the middle of them is a failure (`curl incomplete response`).
+///   A request that got no response throws a ``TransportError`` whose detail is
+///   libcurl's error number (`curl 7`), never its text, which can hold the URL.
 ///
 /// The transport's thread ends, and its connections close, when the transport is
 /// released; a call still waiting then ends with ``TransportError/cancelled``.

@@ -80,7 +80,9 @@ public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomS
         return false
     }
 
-    private static let ownPhrases: Set<String> = ["no HTTP response", "invalid header field", "curl response too large"]
+    private static let ownPhrases: Set<String> = [
+        "no HTTP response", "invalid header field", "curl response too large", "curl incomplete response",
+    ]
 
     /// Whether sending the same request again cannot get a response: a header the
     /// transport refused before sending, a URL or protocol it cannot use, or a server

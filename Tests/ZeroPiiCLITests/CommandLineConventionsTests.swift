@@ -168,6 +168,9 @@ struct MessagesPeopleCanActOnTests {
         }
         #expect(NetworkFailureText.describe("the connection failed (curl response too large)") == "the answer was too long")
         #expect(
+            NetworkFailureText.describe("the connection failed (curl incomplete response)")
+                == "the connection closed in the middle of the answer's headers")
+        #expect(
             NetworkFailureText.describe("the connection failed (invalid header field)") == "a request header holds a line break or an invalid name")
         #expect(NetworkFailureText.describe("the connection failed (URLError -99999)") == "network error -99999")
         // Found from outside: "network error -1" for a connection the server reset.

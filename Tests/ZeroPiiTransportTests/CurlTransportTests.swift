@@ -140,6 +140,30 @@ struct CurlTransportTests {
         #expect(CurlMultiLoop.error(for: 42, responseTooLarge: false, resendRefused: false).detail == "curl 42")
     }
 
+    /// Found from outside: a connection closed in the middle of the headers
+    /// (`HTTP/1.1 200 OK` and half a header name) came back as a 200 answer with no body,
+    /// which the SDK then refused as unencrypted and did not retry. It is a network
+    /// failure; a whole answer, headers ended by their empty line, is not.
+    @Test func anAnswerCutOffInItsHeadersIsAFailure() async throws {
+        for cut in ["HTTP/1.1 200 OK\r\nContent-Le", "HTTP/1.1 200 OK\r\n", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"] {
+            let server = try LoopbackHTTPServer { _ in .raw(Data(cut.utf8)) }
+            defer { server.stop() }
+            let request = TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 10)
+            do {
+                let response = try await CurlTransport().send(request)
+                Issue.record("\(cut.debugDescription) gave HTTP \(response.statusCode)")
+            } catch let error as TransportError {
+                #expect(error == .connectionFailed && error.detail == "curl incomplete response", "\(cut.debugDescription)")
+                #expect(error.descriptionForMessages == "the connection failed (curl incomplete response)")
+            }
+        }
+        // Headers ended, the connection closed where no length was given: a whole answer.
+        let whole = try LoopbackHTTPServer { _ in .raw(Data("HTTP/1.1 204 No Content\r\nX-A: b\r\n\r\n".utf8)) }
+        defer { whole.stop() }
+        let response = try await CurlTransport().send(TransportRequest(method: "POST", url: whole.baseURL, body: Data(), timeout: 10))
+        #expect(response.statusCode == 204 && response.header("X-A") == "b")
+    }
+
     @Test func connectionsAreKeptAliveAndReused() async throws {
         let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
         defer { server.stop() }

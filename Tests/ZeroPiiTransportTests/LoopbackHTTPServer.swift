@@ -21,6 +21,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         /// Read the request and close the connection without a word, as a server that
         /// crashed or timed the connection out after reading would.
         case close
+        /// Send these bytes as they are, then close the connection.
+        case raw(Data)
     }
 
     struct Received {
@@ -171,6 +173,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             }
             switch answer {
             case .partial, .close:
+                return
+            case .raw(let bytes):
+                Self.send(Array(bytes), on: connection)
                 return
             case .hang:
                 let alreadyStopped = lock.withLock { () -> Bool in
