@@ -33,14 +33,14 @@ enum BoundedCall {
         deadlines: CallDeadlines,
         _ pipeline: @escaping @Sendable () async -> Result<Success, RequestFailure>
     ) async -> Result<Success, RequestFailure> {
-        let timeOut = RequestFailure.timedOut(after: reportedLimit ?? timeLimit ?? .infinity)
         if let timeLimit, timeLimit <= 0 {
-            return .failure(timeOut)
+            return .failure(.timedOut(after: reportedLimit ?? timeLimit))
         }
         if Task.isCancelled { return .failure(.cancelled) }
         let outcome = FirstOutcome<Success>()
         if let timeLimit {
-            let deadline = deadlines.register(after: timeLimit) { outcome.finish(.failure(timeOut)) }
+            // The message is written only for a call that does time out.
+            let deadline = deadlines.register(after: timeLimit) { outcome.finish(.failure(.timedOut(after: reportedLimit ?? timeLimit))) }
             outcome.track(deadline, in: deadlines)
         }
         outcome.track(Task { outcome.finishFromPipeline(await pipeline()) })

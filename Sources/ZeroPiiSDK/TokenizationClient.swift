@@ -62,6 +62,9 @@ final class TokenizationClient: Sendable {
     /// Whether a call's first request may be sent on the caller's task (see the type's
     /// documentation).
     private let sendsFirstRequestDirectly: Bool
+    /// The call's limit when it ends before the attempt's (`requestTimeout`): then it is
+    /// the timeout of a request sent directly, and that request's time-out is the call's.
+    private let callLimitBeforeRequestTimeout: TimeInterval?
     private let wireProfile: any WireProfile
     private let requestTimeout: TimeInterval
     private let logger: SDKLogger
@@ -101,8 +104,11 @@ final class TokenizationClient: Sendable {
         callTimeLimit = Self.timeLimit(configuration.callTimeout)
         callClock = configuration.tokenClock
         // Only the system clock: the transport's timer cannot follow a clock a test moves.
+        // A call limit beyond the transports' longest timeout would be no limit for libcurl.
         sendsFirstRequestDirectly =
             transport is any SelfBoundedTransport && configuration.tokenClock is SystemTokenClock && configuration.requestTimeout > 0
+            && (callTimeLimit.map { $0 > 0 && $0 <= URLSessionTransport.longestTimeout } ?? true)
+        callLimitBeforeRequestTimeout = callTimeLimit.flatMap { $0 <= configuration.requestTimeout ? $0 : nil }
         wireProfile = configuration.wireProfile.makeImplementation(allowsPlaintextFallback: configuration.allowsPlaintextFallback)
         requestTimeout = configuration.requestTimeout
         self.logger = logger
@@ -237,10 +243,7 @@ final class TokenizationClient: Sendable {
     ) async -> Result<Response, RequestFailure> {
         var first: FirstSend?
         var timeLimit = callTimeLimit
-        // A limit beyond the transports' longest timeout would be no limit for libcurl.
-        if sendsFirstRequestDirectly, timeLimit.map({ $0 > 0 && $0 <= URLSessionTransport.longestTimeout }) ?? true, !Task.isCancelled,
-            let token = tokens.freshCachedToken(), requestSlots.takeFreeSlot()
-        {
+        if sendsFirstRequestDirectly, !Task.isCancelled, let token = tokens.freshCachedToken(), requestSlots.takeFreeSlot() {
             let started = callClock.now()
             let direct = await sendFirstDirectly(operation, url: url, body: body, token: token, decode: decode)
             switch direct {
@@ -279,17 +282,17 @@ final class TokenizationClient: Sendable {
     private func sendFirstDirectly<Response: Sendable>(
         _ operation: TokenizationOperation, url: URL, body: Data, token: AccessToken, decode: ResponseDecoder<Response>
     ) async -> DirectOutcome<Response> {
-        let callEndsFirst = callTimeLimit.map { $0 <= requestTimeout } ?? false
-        let timeout = callEndsFirst ? callTimeLimit ?? requestTimeout : requestTimeout
         let exchange: Exchange
         do {
             defer { requestSlots.release() }
-            exchange = try await send(operation, url: url, body: body, token: token, number: 0, timeout: timeout, slotTaken: true)
+            exchange = try await send(
+                operation, url: url, body: body, token: token, number: 0, timeout: callLimitBeforeRequestTimeout ?? requestTimeout,
+                slotTaken: true)
         } catch is CancellationError {
             return .finished(.failure(.cancelled))
         } catch let error as TransportError {
-            if error == .timedOut, callEndsFirst, let callTimeLimit {
-                return .finished(.failure(.timedOut(after: callTimeLimit)))
+            if error == .timedOut, let callLimit = callLimitBeforeRequestTimeout {
+                return .finished(.failure(.timedOut(after: callLimit)))
             }
             return .goesOn(FirstSend(token: token, exchange: .failure(error)))
         } catch {
