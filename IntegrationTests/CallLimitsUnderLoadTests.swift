@@ -52,6 +52,27 @@ struct CallLimitsUnderLoadTests {
             retryPolicy: DefaultRetryPolicy(), configuration: configuration)
     }
 
+    /// Makes `count` concurrent `tokenizeString` calls (the callback API) and returns once
+    /// every callback has come; each result goes to `record` first.
+    private static func callbackCalls(
+        _ count: Int, on sdk: ZeroPiiSDK, value: (Int) -> String, record: @escaping @Sendable (TokenizeResult) -> Void
+    ) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let remaining = Locked(count)
+            for index in 0..<count {
+                sdk.tokenizeString(value(index)) { result in
+                    record(result)
+                    if remaining.withLock({
+                        $0 -= 1
+                        return $0
+                    }) == 0 {
+                        continuation.resume()
+                    }
+                }
+            }
+        }
+    }
+
     /// 1,000 calls, half through the async API and half through callbacks, with a 1 s
     /// limit over a server that answers after 60 s: each ends as a timeout by 1 s plus
     /// the margin, the first of them no sooner than the limit.
@@ -79,19 +100,9 @@ struct CallLimitsUnderLoadTests {
                 }
             }
             group.addTask {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let remaining = Locked(500)
-                    for index in 0..<500 {
-                        sdk.tokenizeString("callback-\(index)") { result in
-                            let seconds = Date().timeIntervalSince(start)
-                            ended.withLock { $0.append((seconds, result.errorKind)) }
-                            if remaining.withLock({
-                                $0 -= 1; return $0
-                            }) == 0 {
-                                continuation.resume()
-                            }
-                        }
-                    }
+                await Self.callbackCalls(500, on: sdk, value: { "callback-\($0)" }) { result in
+                    let seconds = Date().timeIntervalSince(start)
+                    ended.withLock { $0.append((seconds, result.errorKind)) }
                 }
             }
         }
@@ -116,18 +127,8 @@ struct CallLimitsUnderLoadTests {
         defer { server.stop() }
         let sdk = Self.makeSDK(transport, server: server, callTimeout: 600)
         let succeeded = Locked(0)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let remaining = Locked(10_000)
-            for index in 0..<10_000 {
-                sdk.tokenizeString("value-\(index)@example.com") { result in
-                    if result.isSuccess { succeeded.withLock { $0 += 1 } }
-                    if remaining.withLock({
-                        $0 -= 1; return $0
-                    }) == 0 {
-                        continuation.resume()
-                    }
-                }
-            }
+        await Self.callbackCalls(10_000, on: sdk, value: { "value-\($0)@example.com" }) { result in
+            if result.isSuccess { succeeded.withLock { $0 += 1 } }
         }
         #expect(succeeded.withLock { $0 } == 10_000)
         #expect(server.statistics.connections.peakOpenConnections <= 8, "\(server.statistics.connections.peakOpenConnections)")
