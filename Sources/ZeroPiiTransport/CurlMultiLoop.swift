@@ -292,12 +292,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         running = [:]
         for easy in spareHandles { zp_curl_easy_cleanup(easy) }
         spareHandles = []
-        let late: [CurlTransfer] = queue.withLock { queue in
-            queue.finished = true
-            defer { queue.started = [] }
-            return queue.started
-        }
-        for transfer in late { transfer.end(with: .failure(TransportError.cancelled)) }
+        // Nothing can have been queued since `started` was taken: `start` refuses new
+        // transfers once `stopping` is set, and it was set then.
+        queue.withLock { $0.finished = true }
     }
 
     /// The ``TransportError`` for a libcurl result code. The detail is the number alone:
