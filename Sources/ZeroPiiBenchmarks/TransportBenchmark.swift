@@ -10,7 +10,10 @@ import ZeroPiiTransport
 ///
 /// - (a) client CPU per request through ZeroPiiSDK's async API (payload encryption on):
 ///   one value, and a 1,000-value batch; and per 400 B and 70 KB POST through the
-///   transport alone;
+///   transport alone. Both transports' processes stay up for the whole part, and their
+///   rounds run in pairs, back to back in alternating order; the ratio printed is the
+///   median of the pairs' own ratios, so the host's drifting speed moves both sides of
+///   each ratio alike;
 /// - (b) the client's CPU while one call waits 3 s for the server's answer;
 /// - (c) 1,000 concurrent callback calls with a 1 s `callTimeout` over a server that
 ///   answers after 3 s: when each result arrives;
@@ -40,38 +43,39 @@ enum TransportBenchmark {
             return
         }
         defer { server.stop() }
-        // (a) twice, the transports taking turns, keeping each figure's lower run: the
-        // machine's speed drifts, and drift only ever adds time.
+        let cpu = pairedCPURounds(url: server.baseURL)
         var figures: [String: [String: Double]] = [:]
-        for _ in 0..<2 {
-            for name in names {
-                let run = runChild(name: name, part: "cpu", url: server.baseURL, calls: soakCalls)
-                figures[name] = (figures[name] ?? [:]).merging(run) { min($0, $1) }
-            }
-        }
         for name in names {
-            figures[name]?.merge(runChild(name: name, part: "rest", url: server.baseURL, calls: soakCalls)) { $1 }
+            figures[name] = runChild(name: name, part: "rest", url: server.baseURL, calls: soakCalls)
         }
         func value(_ name: String, _ key: String) -> Double { figures[name]?[key] ?? .nan }
+        func cpuMedian(_ name: String, _ measurement: String) -> Double {
+            cpu.figures[name]?[measurement].map(BenchmarkClock.median) ?? .nan
+        }
 
         print("Transports against `zeropii serve` at \(server.baseURL) (a child process), release build, one run;")
         print("each transport in a client process of its own")
         print("")
-        print("(a) client CPU per request (process CPU time / requests): median of 5 rounds, the lower of two runs")
+        print("(a) client CPU per call (process CPU time / calls): \(pairedRounds) pairs of rounds, the two transports'")
+        print("    rounds back to back in alternating order; the median round of each transport")
         print("    " + pad("", 12) + pad("through the SDK", 32) + "through the transport alone")
         print("    " + pad("transport", 12) + pad("1 value", 12) + pad("1,000-value batch", 20) + pad("400 B POST", 12) + "70 KB POST")
         for name in names {
             print(
-                "    " + pad(name, 12) + pad(format(value(name, "single")), 12) + pad(format(value(name, "batch")), 20)
-                    + pad(format(value(name, "small")), 12) + format(value(name, "post")))
+                "    " + pad(name, 12) + pad(format(cpuMedian(name, "single")), 12) + pad(format(cpuMedian(name, "batch")), 20)
+                    + pad(format(cpuMedian(name, "small")), 12) + format(cpuMedian(name, "post")))
         }
         if names.count == 2 {
-            let (old, new) = (names[0], names[1])
-            print(
-                String(
-                    format: "    %@ / %@: 1 value %.3f, batch %.3f, 400 B POST %.3f, 70 KB POST %.3f", new, old,
-                    value(new, "single") / value(old, "single"), value(new, "batch") / value(old, "batch"),
-                    value(new, "small") / value(old, "small"), value(new, "post") / value(old, "post")))
+            func ratio(_ measurement: String) -> String {
+                let sorted = (cpu.ratios[measurement] ?? []).sorted()
+                guard !sorted.isEmpty else { return "n/a" }
+                return String(
+                    format: "%.3f [%.3f–%.3f]", BenchmarkClock.median(sorted), sorted[sorted.count / 4],
+                    sorted[sorted.count - 1 - sorted.count / 4])
+            }
+            print("    \(names[1]) / \(names[0]), the median of the pairs' own ratios [their middle half]:")
+            print("      1 value \(ratio("single")), batch \(ratio("batch"))")
+            print("      400 B POST \(ratio("small")), 70 KB POST \(ratio("post"))")
         }
         print("")
         print("(b) client CPU while one call waits 3 s for the answer")
@@ -98,6 +102,44 @@ enum TransportBenchmark {
         }
     }
 
+    /// The rows of part (a), as the children name them: one value and a 1,000-value batch
+    /// through the SDK, a 400 B and a 70 KB POST through the transport alone.
+    static let cpuMeasurements = ["single", "batch", "small", "post"]
+    static let pairedRounds = 15
+
+    /// Part (a): both transports' children kept running, and for each measurement one
+    /// discarded round apiece, then `pairedRounds` pairs of rounds, each pair back to back
+    /// and the order alternating. Returns every round's figure per transport and
+    /// measurement, and each pair's own ratio (the second transport over the first).
+    private static func pairedCPURounds(url: URL) -> (figures: [String: [String: [Double]]], ratios: [String: [Double]]) {
+        var children: [TransportCPUChild] = []
+        defer { children.forEach { $0.finish() } }
+        for name in names {
+            do {
+                children.append(try TransportCPUChild(name: name, url: url))
+            } catch {
+                print("transport: could not run the \(name) child: \(error)")
+                return ([:], [:])
+            }
+        }
+        var figures: [String: [String: [Double]]] = [:]
+        var ratios: [String: [Double]] = [:]
+        for measurement in cpuMeasurements {
+            for child in children { _ = child.round(measurement) }
+            for pair in 0..<pairedRounds {
+                var round: [String: Double] = [:]
+                for child in pair % 2 == 0 ? children : children.reversed() {
+                    round[child.name] = child.round(measurement)
+                }
+                for (name, figure) in round { figures[name, default: [:]][measurement, default: []].append(figure) }
+                if names.count == 2, let first = round[names[0]], let second = round[names[1]] {
+                    ratios[measurement, default: []].append(second / first)
+                }
+            }
+        }
+        return (figures, ratios)
+    }
+
     /// Runs `transport-child` for one transport and reads its `key value` lines.
     private static func runChild(name: String, part: String, url: URL, calls: Int) -> [String: Double] {
         let process = Process()
@@ -121,7 +163,7 @@ enum TransportBenchmark {
         return figures
     }
 
-    /// The measurements for one transport, printed as `key value` lines: `cpu` is (a),
+    /// The measurements for one transport, printed as `key value` lines: `cpu-rounds` is (a),
     /// `rest` (b) to (d), `soak` (d) alone, `long` one call with a 90 s attempt limit
     /// (for the tests, against a server told to answer late).
     static func runChild(name: String, part: String, url: URL, soakCalls: Int) async {
@@ -151,15 +193,27 @@ enum TransportBenchmark {
             return
         }
         let transport = make()
-        if part == "cpu" {
+        if part == "cpu-rounds" {
+            // One round per line read: the calls of `cpuMeasurements`' rows, sized so a
+            // round takes a few tens of milliseconds.
             _ = await sdk.batchTokenize(SDKBenchmark.batchValues)
-            emit("single", await cpuPerCall(rounds: 5, calls: 1_000) { _ = await sdk.tokenize("alice@example.com") })
-            emit("batch", await cpuPerCall(rounds: 5, calls: 20) { _ = await sdk.batchTokenize(SDKBenchmark.batchValues) })
-            for (key, size, calls) in [("small", 400, 1_000), ("post", 70 * 1024, 300)] {
-                let post = TransportRequest(
+            func post(size: Int) -> TransportRequest {
+                TransportRequest(
                     method: "POST", url: url.appendingPathComponent("benchmark/echo"), headers: ["Content-Type": "application/octet-stream"],
                     body: Data(count: size), timeout: 30)
-                emit(key, await cpuPerCall(rounds: 5, calls: calls) { _ = try? await transport.send(post) })
+            }
+            let (small, large) = (post(size: 400), post(size: 70 * 1024))
+            while let measurement = readLine() {
+                let figure: Double
+                switch measurement {
+                case "single": figure = await cpuPerCall(calls: 300) { _ = await sdk.tokenize("alice@example.com") }
+                case "batch": figure = await cpuPerCall(calls: 10) { _ = await sdk.batchTokenize(SDKBenchmark.batchValues) }
+                case "small": figure = await cpuPerCall(calls: 300) { _ = try? await transport.send(small) }
+                case "post": figure = await cpuPerCall(calls: 100) { _ = try? await transport.send(large) }
+                default: figure = .nan
+                }
+                // Unbuffered: the parent waits for this line before it goes on.
+                FileHandle.standardOutput.write(Data("\(measurement) \(figure)\n".utf8))
             }
             return
         }
@@ -220,14 +274,11 @@ enum TransportBenchmark {
         precondition(status == 200, "the latency fault was refused")
     }
 
-    private static func cpuPerCall(rounds: Int, calls: Int, _ body: () async -> Void) async -> Double {
-        var figures: [Double] = []
-        for _ in 0..<rounds {
-            let start = BenchmarkClock.processCPUSeconds()
-            for _ in 0..<calls { await body() }
-            figures.append((BenchmarkClock.processCPUSeconds() - start) * 1e6 / Double(calls))
-        }
-        return BenchmarkClock.median(figures)
+    /// Client CPU µs per call over `calls` calls of `body`: the process's CPU time, every thread.
+    private static func cpuPerCall(calls: Int, _ body: () async -> Void) async -> Double {
+        let start = BenchmarkClock.processCPUSeconds()
+        for _ in 0..<calls { await body() }
+        return (BenchmarkClock.processCPUSeconds() - start) * 1e6 / Double(calls)
     }
 
     /// Starts `calls` callback calls at once and returns, sorted, the seconds from the

@@ -58,6 +58,8 @@ enum NetworkFailureText {
     private static let curlPhrases = [
         "the connection failed (curl response too large)": "the answer was too long",
         "the connection failed (curl incomplete response)": "the connection closed in the middle of the answer's headers",
+        "the connection failed (curl switched protocols)": "the server answered 101 Switching Protocols, which was not asked for",
+        "the connection failed (curl unclear content length)": "the answer's Content-Length is not one number, so its end cannot be known",
         "the connection failed (invalid header field)": "a request header holds a line break or an invalid name",
     ]
 

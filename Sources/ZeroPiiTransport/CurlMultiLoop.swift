@@ -255,7 +255,9 @@ final class CurlMultiLoop: @unchecked Sendable {
             _ = zp_curl_easy_getinfo_long(easy, Int32(ZP_CURLINFO_RESPONSE_CODE), &status)
             outcome = .success(transfer.response(statusCode: status))
         } else {
-            outcome = .failure(Self.error(for: result, responseTooLarge: transfer.responseTooLarge, resendRefused: transfer.resendRefused))
+            outcome = .failure(
+                transfer.unreadableAnswer.map { .connectionFailed(detail: $0.detail) }
+                    ?? Self.error(for: result, responseTooLarge: transfer.responseTooLarge, resendRefused: transfer.resendRefused))
         }
         release(easy, of: transfer)
         transfer.end(with: outcome)

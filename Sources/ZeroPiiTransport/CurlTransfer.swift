@@ -45,6 +45,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// Whether the last response's header block ended (its empty line came). libcurl
     /// takes a connection closed in the middle of the headers for a complete answer.
     private(set) var headersComplete = false
+    /// Why the answer cannot be read, when its head said so: libcurl would otherwise wait
+    /// for the rest of an answer that never ends, until the attempt's timeout.
+    private(set) var unreadableAnswer: UnreadableAnswer?
+    /// The `Content-Length` of the current header block, once one was given.
+    private var declaredLength: Int?
     /// Whether the request has been sent (libcurl asked once).
     private var sent = false
     /// Set when libcurl asked to send the request again and was refused.
@@ -145,14 +150,38 @@ final class CurlTransfer: @unchecked Sendable {
         budget = nil
     }
 
+    /// Answers whose head already shows they cannot be read; each ends the transfer at once.
+    enum UnreadableAnswer: Equatable {
+        /// `101 Switching Protocols`, which the transport never asks for: libcurl would
+        /// wait for a final answer that does not come on a connection in another protocol.
+        case switchedProtocols
+        /// `Content-Length` fields (or list items) that differ, or one that is not a number:
+        /// the body's end cannot be known, which RFC 9112 makes an unrecoverable error.
+        case unclearLength
+
+        /// The error's detail, one of ``TransportError``'s own phrases.
+        var detail: String {
+            switch self {
+            case .switchedProtocols: "curl switched protocols"
+            case .unclearLength: "curl unclear content length"
+            }
+        }
+    }
+
     /// Takes one header line as libcurl delivers it, status lines included: a status
     /// line starts the headers afresh, so those of an interim `100 Continue` are not
     /// kept. Read as bytes: Foundation's string functions cost more than the request.
+    /// Returns `count` to go on, 0 to end the transfer (``unreadableAnswer`` says why).
     func receiveHeaderLine(_ bytes: UnsafeMutablePointer<CChar>, count: Int) -> Int {
         let line = UnsafeRawBufferPointer(start: bytes, count: count)
         if line.starts(with: "HTTP/".utf8) {
             responseHeaders = [:]
             headersComplete = false
+            declaredLength = nil
+            if Self.statusCode(ofStatusLine: line) == 101 {
+                unreadableAnswer = .switchedProtocols
+                return 0
+            }
             return count
         }
         if Self.trimmed(line[...]).isEmpty {
@@ -165,8 +194,13 @@ final class CurlTransfer: @unchecked Sendable {
         guard !name.isEmpty else { return count }
         let nameText = String(decoding: name, as: UTF8.self)
         let valueText = String(decoding: value, as: UTF8.self)
-        if name.count == 14, name.elementsEqual("content-length".utf8, by: { $0 | 0x20 == $1 | 0x20 }), let length = Int(valueText), length > 0 {
-            responseBody.reserveCapacity(min(length, maximumResponseBytes))
+        if name.count == 14, name.elementsEqual("content-length".utf8, by: { $0 | 0x20 == $1 | 0x20 }) {
+            guard let length = Self.length(valueText), declaredLength.map({ $0 == length }) ?? true else {
+                unreadableAnswer = .unclearLength
+                return 0
+            }
+            if declaredLength == nil, length > 0 { responseBody.reserveCapacity(min(length, maximumResponseBytes)) }
+            declaredLength = length
         }
         // Repeated fields are joined as RFC 9110 allows and as URLSession does.
         if let earlier = responseHeaders[nameText] {
@@ -175,6 +209,31 @@ final class CurlTransfer: @unchecked Sendable {
             responseHeaders[nameText] = valueText
         }
         return count
+    }
+
+    /// The three-digit code of a status line (`HTTP/1.1 101 Switching Protocols`, `HTTP/2 200`).
+    private static func statusCode(ofStatusLine line: UnsafeRawBufferPointer) -> Int? {
+        guard let space = line.firstIndex(of: UInt8(ascii: " ")), space + 4 <= line.count else { return nil }
+        var code = 0
+        for byte in line[(space + 1)..<(space + 4)] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            code = code * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return code
+    }
+
+    /// A `Content-Length` value: decimal digits, or a list of the same number (RFC 9110
+    /// allows `42, 42`); nil for anything else.
+    private static func length(_ value: String) -> Int? {
+        var length: Int?
+        for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let digits = item.trimmingCharacters(in: [" ", "\t"])
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(digits),
+                length.map({ $0 == number }) ?? true
+            else { return nil }
+            length = number
+        }
+        return length
     }
 
     /// `bytes` without leading and trailing spaces, tabs, CRs and LFs.

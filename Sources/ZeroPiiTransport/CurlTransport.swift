@@ -32,6 +32,10 @@ internal import ZeroPiiCurlShim
 ///   `curl 52`, and the caller's retry policy decides.
 /// - **Errors.** A response of any status is returned once its headers have ended; a
 ///   connection closed in the middle of them is a failure (`curl incomplete response`).
+///   So is, at once, an answer whose end cannot be known: `101 Switching Protocols`
+///   (`curl switched protocols`), or `Content-Length` fields that differ or are not a
+///   number (`curl unclear content length`); libcurl would wait for these until the
+///   attempt's timeout.
 ///   A request that got no response throws a ``TransportError`` whose detail is
 ///   libcurl's error number (`curl 7`), never its text, which can hold the URL.
 ///

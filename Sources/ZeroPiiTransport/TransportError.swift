@@ -82,6 +82,7 @@ public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomS
 
     private static let ownPhrases: Set<String> = [
         "no HTTP response", "invalid header field", "curl response too large", "curl incomplete response",
+        "curl switched protocols", "curl unclear content length",
     ]
 
     /// Whether sending the same request again cannot get a response: a header the

@@ -164,6 +164,48 @@ struct CurlTransportTests {
         #expect(response.statusCode == 204 && response.header("X-A") == "b")
     }
 
+    @Test func anAnswerWhoseEndCannotBeKnownFailsAtOnce() async throws {
+        // Each head is followed by silence on an open connection: libcurl alone waited
+        // for the attempt's timeout (30 s here).
+        let unreadable: [(head: String, detail: String?)] = [
+            ("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: other\r\n\r\n", "curl switched protocols"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 500\r\n\r\n{\"a\":", "curl unclear content length"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 500, 5\r\n\r\n{\"a\":", "curl unclear content length"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 500\r\ncontent-length:  5 \r\n\r\n{\"a\":", "curl unclear content length"),
+            // libcurl itself refuses some values before the header reaches the transport.
+            ("HTTP/1.1 200 OK\r\nContent-Length: 5x\r\n\r\n{\"a\":", nil),
+        ]
+        for (head, detail) in unreadable {
+            let server = try LoopbackHTTPServer { _ in .rawThenHang(Data(head.utf8)) }
+            defer { server.stop() }
+            let started = Date()
+            do {
+                let response = try await CurlTransport().send(TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 30))
+                Issue.record("\(head.debugDescription) gave HTTP \(response.statusCode)")
+            } catch let error as TransportError {
+                #expect(error == .connectionFailed, "\(head.debugDescription)")
+                if let detail {
+                    #expect(error.detail == detail, "\(head.debugDescription)")
+                    #expect(error.descriptionForMessages == "the connection failed (\(detail))")
+                }
+            }
+            #expect(Date().timeIntervalSince(started) < 10, "\(head.debugDescription)")
+        }
+        // One length given twice, or as a list of the same number, and an interim answer
+        // before the final one, whose length is its own: whole answers.
+        let readable = [
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok",
+            "HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\nok",
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+        ]
+        for answer in readable {
+            let server = try LoopbackHTTPServer { _ in .rawThenHang(Data(answer.utf8)) }
+            defer { server.stop() }
+            let response = try await CurlTransport().send(TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 30))
+            #expect(response.statusCode == 200 && response.body == Data("ok".utf8), "\(answer.debugDescription)")
+        }
+    }
+
     @Test func connectionsAreKeptAliveAndReused() async throws {
         let server = try LoopbackHTTPServer(keepsConnectionsAlive: true) { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
         defer { server.stop() }

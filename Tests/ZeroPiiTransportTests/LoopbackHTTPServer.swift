@@ -23,6 +23,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case close
         /// Send these bytes as they are, then close the connection.
         case raw(Data)
+        /// Send these bytes as they are, then nothing more (until the client gives up or
+        /// the server stops).
+        case rawThenHang(Data)
     }
 
     struct Received {
@@ -171,8 +174,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 Self.send(Array(head.utf8) + Array(partialBody), on: connection)
                 answer = .hang
             }
+            if case .rawThenHang(let bytes) = answer {
+                Self.send(Array(bytes), on: connection)
+                answer = .hang
+            }
             switch answer {
-            case .partial, .close:
+            case .partial, .close, .rawThenHang:
                 return
             case .raw(let bytes):
                 Self.send(Array(bytes), on: connection)
