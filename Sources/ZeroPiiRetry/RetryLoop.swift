@@ -6,7 +6,9 @@ import Foundation
 /// the initial failure. A `Retry-After` on 429 or 503 raises the delay to at least
 /// that long (capped at 60 s); an HTTP date in it is measured against the clock's
 /// ``RetryClock/now()``. Sleeps are cancellable: cancelling the task ends the
-/// loop with `CancellationError`.
+/// loop with `CancellationError`. A wait that would outlast the time its caller has left
+/// is not begun: the loop ends at once with the last attempt's failure, which says more
+/// than a time-out would.
 package struct RetryLoop: Sendable {
     /// What one attempt came to.
     package enum Outcome<Success: Sendable>: Sendable {
@@ -32,10 +34,16 @@ package struct RetryLoop: Sendable {
     /// A delay is in milliseconds: negative counts as zero, and any size up to `Int.max`
     /// is waited without overflow (the SDK bounds the whole call with its own time limit).
     /// - Parameter attempt: receives the zero-based attempt number (0 = initial).
+    /// - Parameter timeLeft: the milliseconds the caller has left, or nil for no limit;
+    ///   asked before each wait.
     /// - Parameter willRetry: told the status and delay before each retry (for logging).
+    /// - Parameter wontWait: told the status and delay of a retry given up because its
+    ///   wait would outlast `timeLeft` (for logging).
     package func run<Success: Sendable>(
         _ attempt: (Int) async throws -> Outcome<Success>,
-        willRetry: (Int?, Int) -> Void = { _, _ in }
+        timeLeft: () -> Int? = { nil },
+        willRetry: (Int?, Int) -> Void = { _, _ in },
+        wontWait: (Int?, Int) -> Void = { _, _ in }
     ) async throws -> Success {
         // The number of the attempt about to run; the policy's zero-based retry counter
         // for the retry after it is the same number.
@@ -54,6 +62,10 @@ package struct RetryLoop: Sendable {
                     let requested = RetryAfter.milliseconds(from: retryAfter, now: clock.now())
                 {
                     delay = max(delay, requested)
+                }
+                if let left = timeLeft(), delay >= left {
+                    wontWait(statusCode, delay)
+                    return final
                 }
                 willRetry(statusCode, delay)
                 try await clock.sleep(milliseconds: delay)

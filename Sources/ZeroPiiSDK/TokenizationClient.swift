@@ -129,6 +129,14 @@ final class TokenizationClient: Sendable {
         return seconds.isInfinite ? nil : seconds
     }
 
+    /// Whole milliseconds from `now` until `end` (0 once it has passed); nil when that cannot
+    /// be told (a clock that gives NaN) or is beyond any wait.
+    static func millisecondsLeft(until end: TimeInterval, now: TimeInterval) -> Int? {
+        let left = (end - now) * 1000
+        guard left.isFinite else { return nil }
+        return left <= 0 ? 0 : left >= Double(Int.max) ? nil : Int(left)
+    }
+
     /// The base URL with a trailing `/`, so relative paths resolve below it; nil unless
     /// it is an absolute http or https URL.
     static func baseURL(from text: String) -> URL? {
@@ -243,6 +251,7 @@ final class TokenizationClient: Sendable {
     ) async -> Result<Response, RequestFailure> {
         var first: FirstSend?
         var timeLimit = callTimeLimit
+        let callEnds = callTimeLimit.map { callClock.now() + $0 }
         if sendsFirstRequestDirectly, !Task.isCancelled, let token = tokens.freshCachedToken(), requestSlots.takeFreeSlot() {
             let started = callClock.now()
             let direct = await sendFirstDirectly(operation, url: url, body: body, token: token, decode: decode)
@@ -260,7 +269,7 @@ final class TokenizationClient: Sendable {
             }
         }
         return await BoundedCall.run(timeLimit: timeLimit, reportedLimit: callTimeLimit, deadlines: callDeadlines) { [first] in
-            await self.runAttempts(operation, url: url, body: body, first: first, decode: decode)
+            await self.runAttempts(operation, url: url, body: body, first: first, callEnds: callEnds, decode: decode)
         }
     }
 
@@ -309,16 +318,24 @@ final class TokenizationClient: Sendable {
     }
 
     /// - Parameter first: the first request's token and answer when it was sent already.
+    /// - Parameter callEnds: when the call's time limit passes, on `callClock`; nil for none.
     private func runAttempts<Response: Sendable>(
-        _ operation: TokenizationOperation, url: URL, body: Data, first: FirstSend?, decode: @escaping ResponseDecoder<Response>
+        _ operation: TokenizationOperation, url: URL, body: Data, first: FirstSend?, callEnds: TimeInterval?,
+        decode: @escaping ResponseDecoder<Response>
     ) async -> Result<Response, RequestFailure> {
         do {
             return try await retryLoop.run(
                 { attempt in
                     try await self.attempt(operation, url: url, body: body, number: attempt, first: attempt == 0 ? first : nil, decode: decode)
                 },
+                timeLeft: { [callClock] in callEnds.flatMap { Self.millisecondsLeft(until: $0, now: callClock.now()) } },
                 willRetry: { [logger] status, delay in
                     logger.info("\(operation.label): \(status.map { "HTTP \($0)" } ?? "network failure"); retrying in \(delay) ms")
+                },
+                wontWait: { [logger] status, delay in
+                    logger.info(
+                        "\(operation.label): \(status.map { "HTTP \($0)" } ?? "network failure"); not retrying: the wait of \(delay) ms would outlast the call's time limit"
+                    )
                 }
             )
         } catch is CancellationError {

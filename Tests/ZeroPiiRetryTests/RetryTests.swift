@@ -157,6 +157,39 @@ struct RetryLoopTests {
         #expect(clock.sleeps == [2000])
     }
 
+    @Test func aWaitThatWouldOutlastTheTimeLeftIsNotBegun() async throws {
+        // (delay asked, Retry-After, time left) → whether the loop waits and retries.
+        let cases: [(policyDelay: Int, retryAfter: String?, left: Int?, retries: Bool)] = [
+            (2_000, nil, 1_999, false), (2_000, nil, 2_000, false), (2_000, nil, 2_001, true),
+            (100, "30", 10_000, false), (100, "30", 30_001, true), (100, nil, 0, false), (Int.max, nil, nil, true),
+        ]
+        for (policyDelay, retryAfter, left, retries) in cases {
+            final class FixedDelayPolicy: NSObject, RetryPolicy, @unchecked Sendable {
+                let delay: Int
+                init(_ delay: Int) { self.delay = delay }
+                func shouldRetry(attempt: Int, httpStatusCode: NSNumber?) -> Bool { attempt < 1 }
+                func retryDelayMs(attempt: Int) -> Int { delay }
+            }
+            let clock = ImmediateRetryClock(now: Date(timeIntervalSince1970: 1_764_489_600))
+            var givenUp: [(Int?, Int)] = []
+            var attempts = 0
+            let result: String = try await RetryLoop(policy: FixedDelayPolicy(policyDelay), clock: clock).run(
+                { attempt in
+                    attempts += 1
+                    return attempt == 0 ? .retryable(statusCode: 503, retryAfter: retryAfter, final: "server failed") : .finished("ok")
+                },
+                timeLeft: { left },
+                wontWait: { givenUp.append(($0, $1)) }
+            )
+            let label = "delay \(policyDelay), Retry-After \(retryAfter ?? "none"), left \(left.map(String.init) ?? "no limit")"
+            #expect(result == (retries ? "ok" : "server failed"), "\(label)")
+            #expect(attempts == (retries ? 2 : 1), "\(label)")
+            #expect(clock.sleeps.count == (retries ? 1 : 0), "\(label)")
+            #expect(givenUp.map(\.0) == (retries ? [] : [503]), "\(label)")
+            #expect(givenUp.map(\.1) == (retries ? [] : [retryAfter == nil ? policyDelay : 30_000]), "\(label)")
+        }
+    }
+
     /// A policy that asks for the policy's attempt numbers, to check what it is given.
     final class RecordingPolicy: NSObject, RetryPolicy, @unchecked Sendable {
         var calls: [(Int, Int?)] = []

@@ -160,7 +160,8 @@ struct CallLimitsTests {
         let retryClock = ImmediateRetryClock()
         let gate = RequestGate()
         let server = InTestServer()
-        let client = makeClient(server: server, retryPolicy: EndlessRetryPolicy(), retryClock: retryClock) { configuration in
+        let log = CapturedLog()
+        let client = makeClient(server: server, retryPolicy: EndlessRetryPolicy(), retryClock: retryClock, log: log) { configuration in
             configuration.tokenClock = tokenClock
             configuration.callTimeout = 1
             configuration.transport = ClosureTransport { _ in
@@ -177,10 +178,11 @@ struct CallLimitsTests {
         #expect(result.httpStatusCode == nil)
         #expect(result.errorMessage == "the call did not finish within its time limit of 1 s")
 
-        // The hanging attempt answers 503 after the deadline: the call ended, so the
-        // policy's retry is never sent (its back-off is the last thing the loop does).
+        // The hanging attempt answers 503 after the deadline: the call has no time left,
+        // so the policy's retry is neither waited for nor sent.
         gate.open()
-        #expect(await waitUntil(atMost: 600) { retryClock.sleeps.count == 3 })
+        #expect(await waitUntil(atMost: 600) { log.all.contains { $0.hasSuffix("not retrying: the wait of 0 ms would outlast the call's time limit") } })
+        #expect(retryClock.sleeps.count == 2)
         #expect(gate.requestCount == 3)
     }
 
@@ -205,7 +207,8 @@ struct CallLimitsTests {
         #expect(await client.tokenize("again").isSuccess)
         #expect(provider.calls == 1)  // a token that lives Int.max seconds stays cached
 
-        // The real retry clock asked to wait Int.max ms: cut short by the call's limit.
+        // The real retry clock asked to wait Int.max ms within a 1 s limit: the wait is not
+        // begun, and the call ends at once with the server's answer.
         let tokenClock = ManualTokenClock()
         server.script(status: 503)
         var configuration = ZeroPiiConfiguration()
@@ -217,10 +220,36 @@ struct CallLimitsTests {
             configuration: configuration, logger: SDKLogger(level: .off, handler: nil)
         )
         let sentBefore = server.requests.count
-        let waiting = Task { await realClockClient.tokenize("value") }
-        try #require(await waitUntil(atMost: 600) { server.requests.count == sentBefore + 1 && tokenClock.sleeperCount == 1 })
-        tokenClock.advance(by: 1)
-        #expect(try #require(await value(of: waiting, within: 10)).errorKind == .timeout)
+        let ended = try #require(await value(of: Task { await realClockClient.tokenize("value") }, within: 10))
+        #expect(ended.errorKind == .server && ended.httpStatusCode?.intValue == 503)
+        #expect(server.requests.count == sentBefore + 1)
+    }
+
+    @Test func aRetryWhoseWaitWouldOutlastTheCallEndsItAtOnceWithTheServersAnswer() async throws {
+        // 429 and 503 with a Retry-After beyond the 10 s the call has: one request, no wait,
+        // the server's own answer (not a time-out 10 s later).
+        for (status, kind) in [(429, ZeroPiiErrorKind.rateLimited), (503, .server)] {
+            let server = InTestServer()
+            server.script(status: status, headers: ["Retry-After": "30"])
+            let retryClock = ImmediateRetryClock()
+            let log = CapturedLog()
+            let client = makeClient(server: server, retryClock: retryClock, log: log) { $0.callTimeout = 10 }
+            let result = try #require(await value(of: Task { await client.tokenize("value") }, within: 9))
+            #expect(result.errorKind == kind && result.httpStatusCode?.intValue == status, "\(status)")
+            #expect(server.requests.count == 1, "\(status)")
+            #expect(retryClock.sleeps.isEmpty, "\(status)")
+            #expect(
+                log.all.contains("tokenize: HTTP \(status); not retrying: the wait of 30000 ms would outlast the call's time limit"),
+                "\(log.all)")
+        }
+        // The same wait within a longer limit is waited, and the retry answers.
+        let server = InTestServer()
+        server.script(status: 429, headers: ["Retry-After": "30"])
+        let retryClock = ImmediateRetryClock()
+        let client = makeClient(server: server, retryClock: retryClock) { $0.callTimeout = 600 }
+        #expect(await client.tokenize("value").isSuccess)
+        #expect(retryClock.sleeps == [30_000])
+        #expect(server.requests.count == 2)
     }
 
     @Test func zeroNegativeAndNaNCallTimeoutsEndTheCallAtOnce() async throws {
