@@ -106,7 +106,9 @@ let package = Package(
         .testTarget(
             name: "ZeroPiiWireTests", dependencies: ["ZeroPiiWire", "ZeroPiiModels", "ZeroPiiCrypto", "ZeroPiiTestHelpers"],
             swiftSettings: strictConcurrency),
-        .testTarget(name: "ZeroPiiTransportTests", dependencies: ["ZeroPiiTransport", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
+        .testTarget(
+            name: "ZeroPiiTransportTests", dependencies: ["ZeroPiiTransport", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"],
+            swiftSettings: strictConcurrency),
         .testTarget(name: "ZeroPiiRetryTests", dependencies: ["ZeroPiiRetry", "ZeroPiiTestSupport"], swiftSettings: strictConcurrency),
         .testTarget(
             name: "ZeroPiiAuthTests", dependencies: ["ZeroPiiAuth", "ZeroPiiTestSupport", "ZeroPiiTestHelpers"], swiftSettings: strictConcurrency),

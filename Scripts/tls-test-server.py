@@ -5,15 +5,18 @@ Makes a certificate authority and a server certificate for 127.0.0.1 and localho
 the `cryptography` package (OpenSSL underneath), serves HTTPS with Python's `ssl` module
 (also OpenSSL) on a free port, and prints one JSON line: the port, the CA's PEM file,
 and the server key's pin in curl's form (sha256// and the Base64 of the SHA-256 of its
-DER SubjectPublicKeyInfo). Every request is answered 200 with `tls-ok`. It runs until
-its standard input closes, so it ends with the test process that started it.
+DER SubjectPublicKeyInfo). Every request is answered 200 with `tls-ok`, or, with
+--forward PORT, passed on to http://127.0.0.1:PORT and its answer passed back (for the
+`zeropii` tool against the mock server behind TLS). It runs until its standard input
+closes, so it ends with the test process that started it.
 
-Usage: tls-test-server.py DIRECTORY
+Usage: tls-test-server.py DIRECTORY [--forward PORT]
 """
 
 import base64
 import datetime
 import hashlib
+import http.client
 import http.server
 import ipaddress
 import json
@@ -58,8 +61,31 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    do_GET = answer
-    do_POST = answer
+    def forward(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else None
+        headers = {name: value for name, value in self.headers.items() if name.lower() not in ("host", "connection")}
+        upstream = http.client.HTTPConnection("127.0.0.1", self.server.forward_port, timeout=60)
+        upstream.request(self.command, self.path, body=body, headers=headers)
+        answer = upstream.getresponse()
+        data = answer.read()
+        self.send_response(answer.status)
+        for name, value in answer.getheaders():
+            if name.lower() not in ("content-length", "connection", "transfer-encoding", "date", "server"):
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        upstream.close()
+
+    def handle_request(self):
+        if self.server.forward_port:
+            self.forward()
+        else:
+            self.answer()
+
+    do_GET = handle_request
+    do_POST = handle_request
 
     def log_message(self, format, *args):
         pass
@@ -93,6 +119,7 @@ def main():
     context.load_cert_chain(chain_file, key_file)
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     httpd.daemon_threads = True
+    httpd.forward_port = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--forward" else None
     httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
 

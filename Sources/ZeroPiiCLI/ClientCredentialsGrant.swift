@@ -7,6 +7,8 @@ struct ClientCredentialsGrant: Sendable {
     let tokenURL: URL
     let clientID: String
     let clientSecret: String
+    /// What the token requests go through.
+    let transport: any HTTPTransport
 
     /// Why no token came: the endpoint's URL (without secrets), its HTTP status and
     /// error code, or the network failure in words. Never the secret.
@@ -25,7 +27,7 @@ struct ClientCredentialsGrant: Sendable {
         let shownURL = NetworkFailureText.redacted(tokenURL)
         let response: TransportResponse
         do {
-            response = try await DefaultTransport.make(maximumConnections: 1).transport.send(request)
+            response = try await transport.send(request)
         } catch {
             throw Failure(description: "could not reach the token endpoint \(shownURL): \(NetworkFailureText.describe(error))")
         }

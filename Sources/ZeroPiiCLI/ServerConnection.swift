@@ -34,6 +34,13 @@ struct ServerConnection {
         var wireProfile = ZeroPiiWireProfile.protocolV1
         /// `--insecure-http`: plain http to another machine is allowed (test networks).
         var insecureHTTP = false
+        /// `--ca-file`: certificate authorities to verify the servers against instead of the system's.
+        var certificateAuthorityFile: String?
+        /// `--pinned-key`: public keys the servers' certificates must have one of.
+        var pinnedKeys: [String] = []
+
+        /// Whether `--ca-file` or `--pinned-key` was given.
+        var setsTLSTrust: Bool { certificateAuthorityFile != nil || !pinnedKeys.isEmpty }
 
         /// The usage error in this combination of options, if there is one.
         func problem(environment: [String: String]) -> String? {
@@ -42,8 +49,10 @@ struct ServerConnection {
                 if accessToken != nil || tokenURL != nil || clientID != nil {
                     return "--access-token, --token-url and --client-id go with --api-url"
                 }
+                if setsTLSTrust { return "--ca-file and --pinned-key go with --api-url" }
                 return nil
             }
+            if let problem = trustProblem() { return problem }
             guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
                 return "--api-url needs an http or https URL, for example https://api.example.com/"
             }
@@ -81,6 +90,43 @@ struct ServerConnection {
             if !(environment[ServerConnection.accessTokenVariable]?.isEmpty ?? true) { return nil }
             return "--api-url needs --access-token TOKEN (or \(ServerConnection.accessTokenVariable)), or --token-url URL with --client-id ID"
         }
+
+        /// The usage error in `--ca-file` and `--pinned-key`, if there is one.
+        private func trustProblem() -> String? {
+            guard setsTLSTrust else { return nil }
+            #if canImport(ZeroPiiCurlShim) && os(Linux)
+            for key in pinnedKeys where (try? Self.transportOptions(pinnedKeys: [key]).validate()) == nil {
+                let shown = key.count > 60 ? String(key.prefix(60)) + "…" : key
+                return "--pinned-key '\(shown)' is not sha256// followed by the Base64 of a 32-byte SHA-256 digest "
+                    + "(the form 'curl --pinnedpubkey' takes)"
+            }
+            if let file = certificateAuthorityFile {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
+                    FileManager.default.isReadableFile(atPath: file)
+                else { return "--ca-file '\(file)' is not a file this user can read" }
+            }
+            return nil
+            #else
+            return "--ca-file and --pinned-key need the libcurl transport, which zeropii uses on Linux only"
+            #endif
+        }
+
+        #if canImport(ZeroPiiCurlShim) && os(Linux)
+        /// The libcurl transport's options for `--ca-file` and `--pinned-key`.
+        func transportOptions(maximumConnections: Int) -> CurlTransport.Options {
+            var options = Self.transportOptions(pinnedKeys: pinnedKeys)
+            options.trustedCertificateAuthorities = certificateAuthorityFile
+            options.maximumConnections = max(1, maximumConnections)
+            return options
+        }
+
+        private static func transportOptions(pinnedKeys: [String]) -> CurlTransport.Options {
+            var options = CurlTransport.Options()
+            options.pinnedPublicKeys = pinnedKeys
+            return options
+        }
+        #endif
     }
 
     /// The usage error when the URL `text` names a port outside 1 to 65535, read from the
@@ -139,6 +185,21 @@ struct ServerConnection {
         configuration.callbackQueue = DispatchQueue(label: "zeropii.cli.callbacks")
         configuration.wireProfile = options.wireProfile
         if let apiURL = options.apiURL {
+            // With --ca-file or --pinned-key, one libcurl transport with that trust for the
+            // token endpoint and the API both; otherwise each uses the default transport.
+            var tokenTransport: (any HTTPTransport)?
+            if options.setsTLSTrust {
+                #if canImport(ZeroPiiCurlShim) && os(Linux)
+                do {
+                    let transport = try CurlTransport(
+                        options: options.transportOptions(maximumConnections: configuration.maximumConcurrentRequests))
+                    configuration.transport = transport
+                    tokenTransport = transport
+                } catch {
+                    throw SetupError.failed("--ca-file and --pinned-key need libcurl, which could not be used: \(error)")
+                }
+                #endif
+            }
             let provider: AccessTokenProvider
             let source: RejectedCredentials.Source
             if let token = options.accessToken {
@@ -149,7 +210,8 @@ struct ServerConnection {
             } else if let tokenURL = options.tokenURL.flatMap(URL.init(string:)), let clientID = options.clientID {
                 source = .tokenEndpoint(NetworkFailureText.redacted(tokenURL.absoluteString))
                 let grant = ClientCredentialsGrant(
-                    tokenURL: tokenURL, clientID: clientID, clientSecret: environment[clientSecretVariable] ?? "")
+                    tokenURL: tokenURL, clientID: clientID, clientSecret: environment[clientSecretVariable] ?? "",
+                    transport: tokenTransport ?? DefaultTransport.make(maximumConnections: 1).transport)
                 let credentials = ClientCredentialsProvider(grant: grant)
                 do {
                     try await credentials.prefetch()

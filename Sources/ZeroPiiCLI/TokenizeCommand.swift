@@ -134,13 +134,13 @@ enum TokenizeCommand {
     static let optionNames: Set<String> = [
         "--help", "-h", "--strict", "--quiet", "--insecure-http", "--csv", "--values-from", "--columns", "--delimiter", "--output",
         "--as", "--concurrency", "--api-url", "--access-token", "--token-url", "--client-id", "--data-dir", "--wire", "--encoding",
-        "--no-header", "--rejects", "--create-data-dir",
+        "--no-header", "--rejects", "--create-data-dir", "--ca-file", "--pinned-key",
     ]
     /// The options that take no value.
     static let flagNames: Set<String> = ["--help", "-h", "--strict", "--quiet", "--insecure-http", "--no-header", "--create-data-dir"]
     /// The options whose values add up when given more than once; every other option may
     /// be given once.
-    static let listOptionNames: Set<String> = ["--columns"]
+    static let listOptionNames: Set<String> = ["--columns", "--pinned-key"]
 
     static func parse(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Parsed {
         var options = Options()
@@ -224,6 +224,14 @@ enum TokenizeCommand {
                     return .failure(WireOption.usageError)
                 }
                 options.connection.wireProfile = profile
+            case "--ca-file":
+                guard let path = scanner.value(), !path.isEmpty else { return .failure("--ca-file needs a PEM file of certificate authorities") }
+                options.connection.certificateAuthorityFile = path
+            case "--pinned-key":
+                guard let key = scanner.value(), !key.isEmpty else {
+                    return .failure("--pinned-key needs a key as sha256// and the Base64 of its SHA-256 digest")
+                }
+                options.connection.pinnedKeys.append(key)
             default:
                 return .failure(ArgumentScanner.unknownMessage(option))
             }

@@ -162,6 +162,15 @@ enum Usage {
                                    network can read the access token or client secret, and
                                    with them the values, whatever the profile; without this
                                    option http is only for 127.0.0.1, ::1 and localhost
+          --ca-file FILE           trust the certificate authorities in this PEM file for
+                                   --api-url and --token-url instead of the system's (a
+                                   company's own CA, a test server's)
+          --pinned-key KEY         also require the server's public key to be KEY:
+                                   sha256// and the Base64 of the SHA-256 of its DER
+                                   SubjectPublicKeyInfo, as 'curl --pinnedpubkey' takes
+                                   it. Given more than once, any of the keys will do.
+                                   Both options need the libcurl transport (Linux); a
+                                   certificate or key that does not verify is not retried
 
         Tuning and output:
           --concurrency N          batches in flight at once (default 4)

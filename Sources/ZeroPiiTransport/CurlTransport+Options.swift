@@ -29,7 +29,9 @@ extension CurlTransport {
         /// The defaults.
         public init() {}
 
-        func validate() throws {
+        /// Throws ``CurlTransportSetupError`` for options no transport can use: no room for
+        /// a connection, a negative limit, a pin not in curl's form, an unreadable CA file.
+        package func validate() throws {
             guard maximumConnections >= 1 else {
                 throw CurlTransportSetupError(reason: "maximumConnections must be at least 1")
             }

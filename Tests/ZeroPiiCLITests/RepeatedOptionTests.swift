@@ -25,9 +25,20 @@ struct RepeatedOptionTests {
         #expect(options.columns == ["email", "phone", "name"])
     }
 
+    @Test func pinnedKeysGivenTwiceAddUp() throws {
+        let (first, second) = ("sha256//" + Data(repeating: 1, count: 32).base64EncodedString(), "sha256//" + Data(repeating: 2, count: 32).base64EncodedString())
+        let parsed = TokenizeCommand.parse(
+            ["--api-url", "https://tokens.example.test/", "--access-token", "t", "--pinned-key", first, "--pinned-key=\(second)", "x"], environment: [:])
+        guard case .options(let options) = parsed else {
+            Issue.record("expected options, got \(parsed)")
+            return
+        }
+        #expect(options.connection.pinnedKeys == [first, second])
+    }
+
     @Test func everyOtherTokenizeOptionMayBeGivenOnce() {
         let once = TokenizeCommand.optionNames.subtracting(TokenizeCommand.listOptionNames).subtracting(["--help", "-h"])
-        #expect(once.count == 19)
+        #expect(once.count == 20)
         for option in once.sorted() {
             let parsed = TokenizeCommand.parse(Self.twice(option, flags: TokenizeCommand.flagNames), environment: [:])
             guard case .failure(let message) = parsed else {

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Testing
+import ZeroPiiTestHelpers
 import ZeroPiiTransport
 
 /// The curl transport against an HTTPS server that Python's `ssl` module (OpenSSL) runs
@@ -61,57 +62,4 @@ struct CurlTransportTLSTests {
     }
 }
 
-/// `Scripts/tls-test-server.py` as a child process, until ``stop()``.
-final class TLSTestServer: Sendable {
-    let url: URL
-    let certificateAuthorityFile: String
-    let pin: String
-    private let process: Process
-    private let input: Pipe
-    private let directory: URL
-
-    static var canRun: Bool {
-        if ProcessInfo.processInfo.environment["ZEROPII_DIFFERENTIAL"] == "required" { return true }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import cryptography"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }
-
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scripts/tls-test-server.py")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, directory.path]
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(10) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        guard let fields = try JSONSerialization.jsonObject(with: line) as? [String: Any], let port = fields["port"] as? Int,
-            let ca = fields["ca"] as? String, let pin = fields["pin"] as? String
-        else { throw CocoaError(.fileReadCorruptFile) }
-        url = URL(string: "https://127.0.0.1:\(port)/ct-vault/api/v2/tokenize")!
-        certificateAuthorityFile = ca
-        self.pin = pin
-    }
-
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory)
-    }
-}
 #endif
