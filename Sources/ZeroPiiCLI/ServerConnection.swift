@@ -129,6 +129,22 @@ struct ServerConnection {
         #endif
     }
 
+    /// With `--ca-file` or `--pinned-key`, one libcurl transport with that trust, for the
+    /// token endpoint and the API both; nil without them (each uses the default transport).
+    private static func trustingTransport(_ options: Options, maximumConnections: Int) throws -> (any HTTPTransport)? {
+        guard options.setsTLSTrust else { return nil }
+        #if canImport(ZeroPiiCurlShim) && os(Linux)
+        do {
+            return try CurlTransport(options: options.transportOptions(maximumConnections: maximumConnections))
+        } catch {
+            throw SetupError.failed("--ca-file and --pinned-key need libcurl, which could not be used: \(error)")
+        }
+        #else
+        // Refused as a usage error before this is reached.
+        return nil
+        #endif
+    }
+
     /// The usage error when the URL `text` names a port outside 1 to 65535, read from the
     /// text itself: `URL` gives no port at all for one past `Int.max`.
     static func portProblem(in text: String, option: String) -> String? {
@@ -185,21 +201,8 @@ struct ServerConnection {
         configuration.callbackQueue = DispatchQueue(label: "zeropii.cli.callbacks")
         configuration.wireProfile = options.wireProfile
         if let apiURL = options.apiURL {
-            // With --ca-file or --pinned-key, one libcurl transport with that trust for the
-            // token endpoint and the API both; otherwise each uses the default transport.
-            var tokenTransport: (any HTTPTransport)?
-            if options.setsTLSTrust {
-                #if canImport(ZeroPiiCurlShim) && os(Linux)
-                do {
-                    let transport = try CurlTransport(
-                        options: options.transportOptions(maximumConnections: configuration.maximumConcurrentRequests))
-                    configuration.transport = transport
-                    tokenTransport = transport
-                } catch {
-                    throw SetupError.failed("--ca-file and --pinned-key need libcurl, which could not be used: \(error)")
-                }
-                #endif
-            }
+            let tokenTransport = try trustingTransport(options, maximumConnections: configuration.maximumConcurrentRequests)
+            if let tokenTransport { configuration.transport = tokenTransport }
             let provider: AccessTokenProvider
             let source: RejectedCredentials.Source
             if let token = options.accessToken {
