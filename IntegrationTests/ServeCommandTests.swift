@@ -24,12 +24,7 @@ struct ServeCommandTests {
         try process.run()
 
         // The first line names the address.
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            firstLine.append(chunk)
-        }
+        let firstLine = output.fileHandleForReading.readFirstLine()
         let line = String(decoding: firstLine, as: UTF8.self)
         let address = try #require(line.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") })
         let base = try #require(URL(string: String(address)))
@@ -87,12 +82,7 @@ struct TokenizeAgainstAnotherProcessTests {
             kill(server.processIdentifier, SIGTERM)
             server.waitForExit(atMost: 60, "the server after SIGTERM")
         }
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = serverOutput.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            firstLine.append(chunk)
-        }
+        let firstLine = serverOutput.fileHandleForReading.readFirstLine()
         let address = try #require(String(decoding: firstLine, as: UTF8.self).split(separator: " ").first { $0.hasPrefix("http://") })
 
         let client = Process()

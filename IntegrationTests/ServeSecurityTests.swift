@@ -26,12 +26,7 @@ final class ServeProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
         try process.run()
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            firstLine.append(chunk)
-        }
+        let firstLine = output.fileHandleForReading.readFirstLine()
         // A server bound to every address (0.0.0.0) is reached on loopback.
         let address = String(decoding: firstLine, as: UTF8.self).split(separator: " ").first { $0.hasPrefix("http://") }?
             .replacingOccurrences(of: "http://0.0.0.0:", with: "http://127.0.0.1:")

@@ -18,9 +18,9 @@ struct TLSTrustCommandLineTests {
         defer { tls.stop() }
         let environment = ["ZEROPII_CLIENT_SECRET": "tls-secret"]
         func tokenize(through base: URL, _ options: [String]) throws -> CommandLineTool.Finished {
-            try CommandLineTool.run(
-                ["tokenize", "--quiet", "--api-url", base.absoluteString, "--token-url", base.absoluteString + "oauth/token", "--client-id", "tls-test"]
-                    + options + ["alice@example.com", "+1 415 555 0100"], environment: environment)
+            let server = ["--api-url", base.absoluteString, "--token-url", base.absoluteString + "oauth/token", "--client-id", "tls-test"]
+            return try CommandLineTool.run(
+                ["tokenize", "--quiet"] + server + options + ["alice@example.com", "+1 415 555 0100"], environment: environment)
         }
         let wrongPin = "sha256//" + Data(repeating: 7, count: 32).base64EncodedString()
 
@@ -35,14 +35,16 @@ struct TLSTrustCommandLineTests {
         let untrusted = try tokenize(through: tls.baseURL, [])
         #expect(untrusted.status == 1)
         #expect(
-            untrusted.errorOutput.contains("could not reach the token endpoint \(tls.baseURL.absoluteString)oauth/token: "
-                + "the server's TLS certificate is not trusted"), "\(untrusted.errorOutput)")
+            untrusted.errorOutput.contains(
+                "could not reach the token endpoint \(tls.baseURL.absoluteString)oauth/token: "
+                    + "the server's TLS certificate is not trusted"), "\(untrusted.errorOutput)")
         #expect(Date().timeIntervalSince(started) < 20)
         #expect(untrusted.output.isEmpty)
 
         // With it, the same tokens through TLS; a wrong pin beside the right one does no harm.
         for options in [
-            ["--ca-file", tls.certificateAuthorityFile], ["--ca-file", tls.certificateAuthorityFile, "--pinned-key", wrongPin, "--pinned-key", tls.pin],
+            ["--ca-file", tls.certificateAuthorityFile],
+            ["--ca-file", tls.certificateAuthorityFile, "--pinned-key", wrongPin, "--pinned-key", tls.pin],
         ] {
             let trusted = try tokenize(through: tls.baseURL, options)
             #expect(trusted.status == 0, "\(options): \(trusted.errorOutput)")

@@ -71,12 +71,7 @@ struct TokenizeCommandLineTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            firstLine.append(chunk)
-        }
+        let firstLine = output.fileHandleForReading.readFirstLine()
         try output.fileHandleForReading.close()
         let errorOutput = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

@@ -99,12 +99,7 @@ struct VaultProcessTests {
         let expected = try holder.tokenize(Self.values).map(\.token)
         let (process, output, errors) = try Self.startTokenize(home: home)
         // The run announces the wait before it blocks; the holder then lets go.
-        var announced = Data()
-        while !String(decoding: announced, as: UTF8.self).contains("waiting for it") {
-            let chunk = errors.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            announced.append(chunk)
-        }
+        let announced = errors.fileHandleForReading.read { String(decoding: $0, as: UTF8.self).contains("waiting for it") }
         holder.close()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

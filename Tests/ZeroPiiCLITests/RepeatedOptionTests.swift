@@ -26,9 +26,12 @@ struct RepeatedOptionTests {
     }
 
     @Test func pinnedKeysGivenTwiceAddUp() throws {
-        let (first, second) = ("sha256//" + Data(repeating: 1, count: 32).base64EncodedString(), "sha256//" + Data(repeating: 2, count: 32).base64EncodedString())
+        let (first, second) = (
+            "sha256//" + Data(repeating: 1, count: 32).base64EncodedString(), "sha256//" + Data(repeating: 2, count: 32).base64EncodedString()
+        )
         let parsed = TokenizeCommand.parse(
-            ["--api-url", "https://tokens.example.test/", "--access-token", "t", "--pinned-key", first, "--pinned-key=\(second)", "x"], environment: [:])
+            ["--api-url", "https://tokens.example.test/", "--access-token", "t", "--pinned-key", first, "--pinned-key=\(second)", "x"],
+            environment: [:])
         guard case .options(let options) = parsed else {
             Issue.record("expected options, got \(parsed)")
             return

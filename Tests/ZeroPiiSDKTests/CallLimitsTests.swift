@@ -181,7 +181,8 @@ struct CallLimitsTests {
         // The hanging attempt answers 503 after the deadline: the call has no time left,
         // so the policy's retry is neither waited for nor sent.
         gate.open()
-        #expect(await waitUntil(atMost: 600) { log.all.contains { $0.hasSuffix("not retrying: the wait of 0 ms would outlast the call's time limit") } })
+        #expect(
+            await waitUntil(atMost: 600) { log.all.contains { $0.hasSuffix("not retrying: the wait of 0 ms would outlast the call's time limit") } })
         #expect(retryClock.sleeps.count == 2)
         #expect(gate.requestCount == 3)
     }

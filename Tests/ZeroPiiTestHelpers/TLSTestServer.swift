@@ -41,12 +41,7 @@ public final class TLSTestServer: Sendable {
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        var line = Data()
-        while !line.contains(10) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
+        let line = output.fileHandleForReading.readFirstLine()
         guard let fields = try JSONSerialization.jsonObject(with: line) as? [String: Any], let port = fields["port"] as? Int,
             let ca = fields["ca"] as? String, let pin = fields["pin"] as? String
         else { throw CocoaError(.fileReadCorruptFile) }

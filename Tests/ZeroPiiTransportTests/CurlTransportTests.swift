@@ -180,7 +180,8 @@ struct CurlTransportTests {
             defer { server.stop() }
             let started = Date()
             do {
-                let response = try await CurlTransport().send(TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 30))
+                let response = try await CurlTransport().send(
+                    TransportRequest(method: "POST", url: server.baseURL, body: Data("v".utf8), timeout: 30))
                 Issue.record("\(head.debugDescription) gave HTTP \(response.statusCode)")
             } catch let error as TransportError {
                 #expect(error == .connectionFailed, "\(head.debugDescription)")
