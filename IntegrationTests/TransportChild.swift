@@ -22,16 +22,23 @@ enum TransportChild {
         return try MockTokenizationServer(configuration: configuration)
     }
 
-    /// Runs `transport-child TRANSPORT PART URL COUNT` against `server`. The child is
-    /// waited for on a thread of its own: a test that blocked a thread of the
-    /// cooperative pool for the child's minute would starve the suites running beside it.
-    static func run(_ transport: String, _ part: String, server: MockTokenizationServer, count: Int) async throws -> [String: Double] {
+    /// Runs `transport-child TRANSPORT PART URL COUNT` against `server`, with `input` on its
+    /// standard input (then closed). The child is waited for on a thread of its own: a
+    /// test that blocked a thread of the cooperative pool for the child's minute would
+    /// starve the suites running beside it.
+    static func run(
+        _ transport: String, _ part: String, server: MockTokenizationServer, count: Int, input: String = ""
+    ) async throws -> [String: Double] {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["transport-child", transport, part, server.baseURL.absoluteString, String(count)]
         let output = Pipe()
+        let commands = Pipe()
         process.standardOutput = output
+        process.standardInput = commands
         try process.run()
+        commands.fileHandleForWriting.write(Data(input.utf8))
+        try commands.fileHandleForWriting.close()
         let text: String = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let data = output.fileHandleForReading.readDataToEndOfFile()

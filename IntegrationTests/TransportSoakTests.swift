@@ -21,6 +21,21 @@ struct TransportSoakTests {
         #endif
     }
 
+    /// The benchmark's part (a) child answers each measurement it is sent with one round's
+    /// figure (client CPU µs per call), which `zeropii-benchmarks transport` pairs with the
+    /// other transport's.
+    @Test func theBenchmarksRoundChildAnswersEveryMeasurement() async throws {
+        let server = try TransportChild.makeServer()
+        defer { server.stop() }
+        let figures = try await TransportChild.run(
+            "URLSession", "cpu-rounds", server: server, count: 0, input: "single\nbatch\nsmall\npost\nunknown\n")
+        for measurement in ["single", "batch", "small", "post"] {
+            let figure = try #require(figures[measurement], "\(figures)")
+            #expect(figure > 0 && figure.isFinite, "\(measurement): \(figure)")
+        }
+        #expect(figures["unknown"].map { $0.isNaN } == true)
+    }
+
     /// URLSession: what FoundationNetworking itself keeps, about 0.14 KB a request on
     /// Linux (a bare `URLSession` loop does the same), and nothing of this transport's:
     /// a timer task per request used to keep 0.7 KB, which this bound catches.
