@@ -37,7 +37,8 @@ struct TLSTrustCommandLineTests {
         #expect(
             untrusted.errorOutput.contains(
                 "could not reach the token endpoint \(tls.baseURL.absoluteString)oauth/token: "
-                    + "the server's TLS certificate is not trusted"), "\(untrusted.errorOutput)")
+                    + "the server's TLS certificate is not trusted (for an authority of your own, give its certificate with --ca-file)"),
+            "\(untrusted.errorOutput)")
         #expect(Date().timeIntervalSince(started) < 20)
         #expect(untrusted.output.isEmpty)
 
@@ -54,7 +55,7 @@ struct TLSTrustCommandLineTests {
         // Only a wrong pin: refused, and said so.
         let pinned = try tokenize(through: tls.baseURL, ["--ca-file", tls.certificateAuthorityFile, "--pinned-key", wrongPin])
         #expect(pinned.status == 1)
-        #expect(pinned.errorOutput.contains("the server's public key is not the pinned one"), "\(pinned.errorOutput)")
+        #expect(pinned.errorOutput.contains("the server's public key is not the pinned one (check --pinned-key)"), "\(pinned.errorOutput)")
     }
 
     @Test func trustOptionsThatCannotBeUsedAreUsageErrors() throws {
@@ -62,18 +63,33 @@ struct TLSTrustCommandLineTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let api = ["--api-url", "https://tokens.example.test/", "--access-token", "t"]
+        let pin = "sha256//" + Data(repeating: 1, count: 32).base64EncodedString()
         let cases: [(arguments: [String], message: String)] = [
             (["--ca-file", directory + "/missing.pem"], "--ca-file '\(directory)/missing.pem' is not a file this user can read"),
             (["--ca-file", directory], "--ca-file '\(directory)' is not a file this user can read"),
             (["--pinned-key", "sha256//short"], "--pinned-key 'sha256//short' is not sha256// followed by the Base64 of a 32-byte SHA-256 digest"),
             (["--pinned-key", Data(repeating: 1, count: 32).base64EncodedString()], "is not sha256// followed by"),
+            // Found from outside: a line break in a key made the message two lines.
+            (["--pinned-key", "sha256//AAAA\nzeropii: forged line"], "--pinned-key 'sha256//AAAA?zeropii: forged line' is not sha256//"),
+            // Found from outside: a FIFO was opened by every request and blocked it for the
+            // call's 120 s; text without a certificate, an empty file and DER failed per value.
+            (["--ca-file", directory + "/fifo"], "--ca-file '\(directory)/fifo' is not a file this user can read"),
+            (["--ca-file", directory + "/garbage.pem"], "--ca-file '\(directory)/garbage.pem' holds no PEM certificate"),
+            (["--ca-file", directory + "/empty.pem"], "--ca-file '\(directory)/empty.pem' holds no PEM certificate"),
         ]
+        #expect(mkfifo(directory + "/fifo", 0o600) == 0)
+        try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: directory + "/garbage.pem"))
+        try Data().write(to: URL(fileURLWithPath: directory + "/empty.pem"))
         for (arguments, message) in cases {
             let run = try CommandLineTool.run(["tokenize"] + api + arguments + ["a@x.io"])
             #expect(run.status == 2, "\(arguments)")
             #expect(run.errorOutput.contains(message), "\(arguments): \(run.errorOutput)")
             #expect(run.output.isEmpty)
         }
+        // Found from outside: over plain http they did nothing, silently.
+        let plain = try CommandLineTool.run(["tokenize", "--api-url", "http://127.0.0.1:1/", "--access-token", "t", "--pinned-key", pin, "a@x.io"])
+        #expect(plain.status == 2)
+        #expect(plain.errorOutput.contains("--ca-file and --pinned-key are for https; --api-url is plain http"), "\(plain.errorOutput)")
         // They are for a server of one's own: the embedded one has no TLS.
         let embedded = try CommandLineTool.run(["tokenize", "--ca-file", "/etc/hostname", "a@x.io"])
         #expect(embedded.status == 2)

@@ -1,6 +1,7 @@
 import Foundation
 import ZeroPiiSDK
 import ZeroPiiTransport
+import ZeroPiiWire
 
 /// The OAuth2 client-credentials flow (Docs/Protocol.md section 8) against `tokenURL`.
 struct ClientCredentialsGrant: Sendable {
@@ -41,6 +42,8 @@ struct ClientCredentialsGrant: Sendable {
                 text += ": check --client-id and \(ServerConnection.clientSecretVariable)"
             } else if status == 404 {
                 text += ": check --token-url"
+            } else if status == 429 || status == 503 {
+                text += ": it is busy or limiting requests; try again later"
             }
             throw Failure(description: text)
         }
@@ -50,13 +53,17 @@ struct ClientCredentialsGrant: Sendable {
         return AccessTokenInfo(token: token, expiresInSeconds: json?["expires_in"] as? Int ?? 0)
     }
 
-    /// The OAuth2 `error` (RFC 6749 section 5.2) or the mock server's `error.code`,
-    /// when it is a plain identifier (other server text is not passed on).
+    /// The OAuth2 `error` (RFC 6749 section 5.2) or the mock server's `error.code`, when it
+    /// is one of those the RFC or the protocol documents. Any other text is the server's own
+    /// and is not passed on: a faulty or hostile endpoint could put the client secret there.
     static func errorCode(in json: [String: Any]?) -> String? {
         let code = (json?["error"] as? String) ?? ((json?["error"] as? [String: Any])?["code"] as? String)
-        guard let code, (1...64).contains(code.count),
-            code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") })
-        else { return nil }
+        guard let code, oauthErrors.contains(code) || WireErrorCode.documented.contains(code) else { return nil }
         return code
     }
+
+    /// RFC 6749 section 5.2's error codes.
+    static let oauthErrors: Set<String> = [
+        "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
+    ]
 }

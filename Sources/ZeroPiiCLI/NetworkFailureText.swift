@@ -47,8 +47,10 @@ enum NetworkFailureText {
         case 35: return "the TLS handshake failed"
         case 52: return "the server closed the connection without an answer"
         case 55, 56: return "the connection was lost"
-        case 60: return "the server's TLS certificate is not trusted"
-        case 90: return "the server's public key is not the pinned one"
+        case 60: return "the server's TLS certificate is not trusted (for an authority of your own, give its certificate with --ca-file)"
+        case 61: return "the answer's encoding cannot be decoded"
+        case 77: return "the --ca-file could not be used"
+        case 90: return "the server's public key is not the pinned one (check --pinned-key)"
         case 97: return "the proxy failed"
         default: return "network error (libcurl \(code))"
         }

@@ -95,16 +95,19 @@ struct ServerConnection {
         private func trustProblem() -> String? {
             guard setsTLSTrust else { return nil }
             #if canImport(ZeroPiiCurlShim) && os(Linux)
+            // Trust settings for plain http would do nothing, and whoever asked for them
+            // expects TLS.
+            let urls = [apiURL, accessToken == nil ? tokenURL : nil].compactMap { $0 }
+            guard urls.contains(where: { $0.lowercased().hasPrefix("https://") }) else {
+                return "--ca-file and --pinned-key are for https; --api-url\(tokenURL == nil ? " is" : " and --token-url are") plain http"
+            }
             for key in pinnedKeys where (try? Self.transportOptions(pinnedKeys: [key]).validate()) == nil {
-                let shown = key.count > 60 ? String(key.prefix(60)) + "…" : key
+                let shown = Console.visible(key.count > 60 ? String(key.prefix(60)) + "…" : key)
                 return "--pinned-key '\(shown)' is not sha256// followed by the Base64 of a 32-byte SHA-256 digest "
-                    + "(the form 'curl --pinnedpubkey' takes)"
+                    + "(one key per --pinned-key; curl's ';' lists are not taken)"
             }
             if let file = certificateAuthorityFile {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
-                    FileManager.default.isReadableFile(atPath: file)
-                else { return "--ca-file '\(file)' is not a file this user can read" }
+                return Self.certificateAuthorityProblem(file)
             }
             return nil
             #else
@@ -113,6 +116,29 @@ struct ServerConnection {
         }
 
         #if canImport(ZeroPiiCurlShim) && os(Linux)
+        /// The usage error in a `--ca-file`: not a regular file (a folder, or a FIFO, whose
+        /// opening would block every request), not readable, or with no PEM certificate.
+        private static func certificateAuthorityProblem(_ file: String) -> String? {
+            let shown = Console.visible(file)
+            var status = stat()
+            guard stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: file) else {
+                return "--ca-file '\(shown)' is not a file this user can read"
+            }
+            defer { try? handle.close() }
+            // A bundle is text; its first certificate is looked for in the first 64 MiB.
+            let marker = Data("-----BEGIN CERTIFICATE-----".utf8)
+            var tail = Data()
+            var read = 0
+            while read < 64 << 20, let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                let window = tail + chunk
+                if window.range(of: marker) != nil { return nil }
+                tail = window.suffix(marker.count - 1)
+                read += chunk.count
+            }
+            return "--ca-file '\(shown)' holds no PEM certificate ('-----BEGIN CERTIFICATE-----'); "
+                + "a DER file converts with 'openssl x509 -inform der -in FILE -out FILE.pem'"
+        }
+
         /// The libcurl transport's options for `--ca-file` and `--pinned-key`.
         func transportOptions(maximumConnections: Int) -> CurlTransport.Options {
             var options = Self.transportOptions(pinnedKeys: pinnedKeys)

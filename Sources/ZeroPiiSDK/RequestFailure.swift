@@ -58,8 +58,8 @@ struct RequestFailure: Error, Sendable {
         RequestFailure(detail, kind: .authentication, statusCode: statusCode)
     }
 
-    /// The failure for an HTTP error status, with the server's error code when it is a
-    /// plain identifier (server-written text is never passed on: it could echo a value).
+    /// The failure for an HTTP error status, with the server's error code when it is one
+    /// the protocol documents (server-written text is never passed on: it could echo a value).
     static func forStatus(_ status: Int, serverCode: String?) -> RequestFailure {
         if status == 400, let serverCode, WireErrorCode.setupMismatches.contains(WireErrorCode(rawValue: serverCode)) {
             return RequestFailure(
@@ -79,12 +79,8 @@ struct RequestFailure: Error, Sendable {
         case 500...599: base = "the server failed"
         default: base = "the server answered with an unexpected status"
         }
-        let code = serverCode.flatMap { isPlainIdentifier($0) ? " [\($0)]" : nil } ?? ""
+        let code = serverCode.flatMap { WireErrorCode.documented.contains($0) ? " [\($0)]" : nil } ?? ""
         return RequestFailure("\(base) (HTTP \(status))\(code)", kind: ZeroPiiErrorKind(httpStatusCode: status), statusCode: status)
-    }
-
-    private static func isPlainIdentifier(_ text: String) -> Bool {
-        (1...64).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
     }
 
     private static func seconds(_ value: TimeInterval) -> String {

@@ -278,6 +278,20 @@ struct PipelineTests {
         }
     }
 
+    /// Found from outside: a server that put a value it was sent in its error code had it
+    /// repeated in the result's message, since it looked like an identifier. Only the
+    /// protocol's own codes are repeated.
+    @Test func onlyTheProtocolsErrorCodesAreRepeated() async throws {
+        for (code, shown) in [("4111111111111111", false), ("alice", false), ("secretvalue12345", false), ("invalid_value", true)] {
+            let server = InTestServer()
+            server.script(status: 400, code: code)
+            let result = await makeClient(server: server, wireProfile: .plaintext).tokenize(code)
+            let message = try #require(result.errorMessage)
+            #expect(message == "the server rejected the request as invalid (HTTP 400)" + (shown ? " [\(code)]" : ""), "\(code)")
+            #expect(shown || !message.contains(code), "\(code)")
+        }
+    }
+
     @Test func cancellationEndsTheRequestWithAnErrorResult() async throws {
         let (started, continuation) = AsyncStream<Void>.makeStream()
         let server = InTestServer()
