@@ -86,17 +86,20 @@ public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomS
     ]
 
     /// Whether sending the same request again cannot get a response: a header the
-    /// transport refused before sending, a URL or protocol it cannot use, or a server
-    /// whose certificate or pinned public key does not verify. The SDK does not retry
+    /// transport refused before sending, a URL or protocol it cannot use, a server
+    /// whose certificate or pinned public key does not verify, or an answer whose end
+    /// cannot be known (a server that answers so does it every time). The SDK does not retry
     /// these. Only the package's own transports' details are recognised; an app's
     /// transport's failures are all retryable.
     package var isPermanent: Bool {
         guard code == .connectionFailed, let detail else { return false }
-        if detail == "invalid header field" { return true }
+        if Self.permanentPhrases.contains(detail) { return true }
         if let curlCode { return Self.permanentCurlCodes.contains(curlCode) }
         guard detail.hasPrefix("URLError "), let code = Int(detail.dropFirst(9)) else { return false }
         return Self.permanentURLErrorCodes.contains(code)
     }
+
+    private static let permanentPhrases: Set<String> = ["invalid header field", "curl switched protocols", "curl unclear content length"]
 
     /// libcurl: unsupported protocol, malformed URL, a client certificate problem, the
     /// peer's certificate failing verification, an unusable CA file, an issuer check,

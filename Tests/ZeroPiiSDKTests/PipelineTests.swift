@@ -138,7 +138,8 @@ struct PipelineTests {
     /// so the policy is not asked (found from outside: TLS failures were sent twice).
     @Test(arguments: [
         ("curl 60", false), ("curl 90", false), ("curl 1", false), ("curl 3", false), ("curl 77", false),
-        ("invalid header field", false), ("URLError -1202", false), ("curl 7", true), ("curl 28", true), ("curl 56", true),
+        ("invalid header field", false), ("curl switched protocols", false), ("curl unclear content length", false),
+        ("curl incomplete response", true), ("URLError -1202", false), ("curl 7", true), ("curl 28", true), ("curl 56", true),
         ("URLError -1004", true), ("reset by an app's transport", true),
     ])
     func failuresThatCannotBeHelpedAreNotRetried(detail: String, retried: Bool) async throws {

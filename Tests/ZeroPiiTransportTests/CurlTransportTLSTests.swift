@@ -49,6 +49,26 @@ struct CurlTransportTLSTests {
         }
     }
 
+    /// Found from outside: another authority of the same name (here, every test server's
+    /// is "ZeroPii test CA") ended the handshake as `curl 35`, which was retried; it is
+    /// the certificate failure it is, and the SDK does not retry it.
+    @Test func anAuthorityOfTheSameNameButAnotherKeyIsACertificateFailure() async throws {
+        let (server, other) = (try TLSTestServer(), try TLSTestServer())
+        defer {
+            server.stop()
+            other.stop()
+        }
+        var options = CurlTransport.Options()
+        options.trustedCertificateAuthorities = other.certificateAuthorityFile
+        do {
+            _ = try await CurlTransport(options: options).send(TransportRequest(method: "GET", url: server.url, timeout: 20))
+            Issue.record("a certificate signed by another key was accepted")
+        } catch let error as TransportError {
+            #expect(error.description == "the connection failed (curl 60)")
+            #expect(error.isPermanent)
+        }
+    }
+
     /// A pin does not replace the chain: the right key from an unknown authority is
     /// still refused.
     @Test func aPinAloneDoesNotTrustAnUnknownAuthority() async throws {
