@@ -58,6 +58,31 @@ struct TLSTrustCommandLineTests {
         #expect(pinned.errorOutput.contains("the server's public key is not the pinned one (check --pinned-key)"), "\(pinned.errorOutput)")
     }
 
+    /// Found from outside: a certificate that does not verify took three batches to stop
+    /// a run, as a dead server does; sending again cannot change it, so the first stops it.
+    @Test func aCertificateThatDoesNotVerifyStopsTheRunAtTheFirstBatch() throws {
+        let tls = try TLSTestServer()
+        defer { tls.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-tls-stop-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data(((1...10_000).map { "user\($0)@example.com" }.joined(separator: "\n") + "\n").utf8)
+            .write(to: URL(fileURLWithPath: directory + "/values.txt"))
+        for concurrency in ["1", "4"] {
+            let started = Date()
+            let run = try CommandLineTool.run(
+                ["tokenize", "--values-from", directory + "/values.txt", "--api-url", tls.baseURL.absoluteString, "--concurrency", concurrency],
+                environment: ["ZEROPII_ACCESS_TOKEN": "t"])
+            #expect(run.status == 1)
+            #expect(
+                run.errorOutput.contains(
+                    "zeropii: the server at \(tls.baseURL.absoluteString) cannot be reached this way (the network request failed: "
+                        + "the server's TLS certificate is not trusted (for an authority of your own, give its certificate with --ca-file)); "
+                        + "lines \(concurrency == "1" ? 1001 : 4001) to the end were not sent"), "\(run.errorOutput)")
+            #expect(Date().timeIntervalSince(started) < 20)
+        }
+    }
+
     @Test func trustOptionsThatCannotBeUsedAreUsageErrors() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-tls-usage-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -46,7 +46,7 @@ enum NetworkFailureText {
         case 28: return "timed out"
         case 35: return "the TLS handshake failed"
         case 52: return "the server closed the connection without an answer"
-        case 55, 56: return "the connection was lost"
+        case 55, 56: return "the connection was lost, or the answer broke HTTP's framing"
         case 60: return "the server's TLS certificate is not trusted (for an authority of your own, give its certificate with --ca-file)"
         case 61: return "the answer's encoding cannot be decoded"
         case 77: return "the --ca-file could not be used"
@@ -101,6 +101,14 @@ enum NetworkFailureText {
         let number = message[range].filter { $0 == "-" || $0.isNumber }
         guard let code = Int(number) else { return message }
         return message.replacingCharacters(in: range, with: describe(code: code))
+    }
+
+    /// Whether the SDK's failure message names a transport failure that sending again
+    /// cannot change (a certificate, a pin, an unusable URL: ``TransportError/isPermanent``).
+    static func isPermanent(_ message: String) -> Bool {
+        guard let range = message.range(of: #"the connection failed \([^()]+\)$"#, options: .regularExpression) else { return false }
+        let detail = message[range].dropFirst("the connection failed (".count).dropLast()
+        return TransportError.connectionFailed(detail: String(detail)).isPermanent
     }
 
     /// A URL error number in words.
