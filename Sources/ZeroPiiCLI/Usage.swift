@@ -167,8 +167,9 @@ enum Usage {
                                    company's own CA, a test server's)
           --pinned-key KEY         also require the server's public key to be KEY:
                                    sha256// and the Base64 of the SHA-256 of its DER
-                                   SubjectPublicKeyInfo, as 'curl --pinnedpubkey' takes
-                                   it. Given more than once, any of the keys will do.
+                                   SubjectPublicKeyInfo, as one key of 'curl
+                                   --pinnedpubkey'. Given more than once (one key each),
+                                   any of the keys will do.
                                    Both options need the libcurl transport (Linux); a
                                    certificate or key that does not verify is not retried
 

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import ZeroPiiTestSupport
+import ZeroPiiTransport
 
 @testable import ZeroPiiCLI
 
@@ -196,7 +198,7 @@ struct MessagesPeopleCanActOnTests {
         )
     }
 
-    @Test func theTokenEndpointsErrorCodeIsPassedOnOnlyWhenItIsAnIdentifier() {
+    @Test func theTokenEndpointsErrorCodeIsPassedOnOnlyWhenTheRFCOrTheProtocolDocumentsIt() {
         #expect(ClientCredentialsGrant.errorCode(in: ["error": "invalid_client"]) == "invalid_client")
         #expect(ClientCredentialsGrant.errorCode(in: ["error": ["code": "invalid_client", "message": "m"]]) == "invalid_client")
         #expect(ClientCredentialsGrant.errorCode(in: ["error": "the secret s3cret is wrong"]) == nil)
@@ -205,5 +207,25 @@ struct MessagesPeopleCanActOnTests {
         #expect(ClientCredentialsGrant.errorCode(in: ["error": "secretsecret123"]) == nil)
         #expect(ClientCredentialsGrant.errorCode(in: ["error": ["code": "too_many_attempts"]]) == "too_many_attempts")
         #expect(ClientCredentialsGrant.errorCode(in: nil) == nil)
+    }
+
+    /// Found from outside: a token endpoint answering 429 or 503 gave no advice.
+    @Test func aBusyTokenEndpointSaysToTryAgainLater() async throws {
+        for (status, body) in [(429, #"{"error":"too_many_attempts"}"#), (503, #"{"error":"secretsecret123"}"#)] {
+            let grant = ClientCredentialsGrant(
+                tokenURL: URL(string: "https://auth.example.test/oauth/token")!, clientID: "id", clientSecret: "secretsecret123",
+                transport: ClosureTransport { _ in TransportResponse(statusCode: status, body: Data(body.utf8)) })
+            do {
+                _ = try await grant.requestToken()
+                Issue.record("HTTP \(status) gave a token")
+            } catch let failure as ClientCredentialsGrant.Failure {
+                let code = status == 429 ? " too_many_attempts" : ""
+                #expect(
+                    failure.description
+                        == "the token endpoint https://auth.example.test/oauth/token answered \(status)\(code): it is busy or limiting requests; try again later"
+                )
+                #expect(!failure.description.contains("secretsecret123"))
+            }
+        }
     }
 }
