@@ -44,10 +44,14 @@ enum NetworkFailureText {
         case 18: return "the answer ended early"
         case 27: return "the answer was too long"
         case 28: return "timed out"
-        case 35: return "the TLS handshake failed"
+        case 35:
+            return "the TLS handshake failed (a dropped connection, a server that does not speak TLS there, "
+                + "or a certificate that the --ca-file's authority did not sign)"
         case 52: return "the server closed the connection without an answer"
         case 55, 56: return "the connection was lost, or the answer broke HTTP's framing"
-        case 60: return "the server's TLS certificate is not trusted (for an authority of your own, give its certificate with --ca-file)"
+        case 60:
+            return "the server's TLS certificate could not be verified (expired, for another name, or from an authority "
+                + "not trusted here; for an authority of your own, see --ca-file)"
         case 61: return "the answer's encoding cannot be decoded"
         case 77: return "the --ca-file could not be used"
         case 90: return "the server's public key is not the pinned one (check --pinned-key)"

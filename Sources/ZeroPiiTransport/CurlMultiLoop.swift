@@ -254,10 +254,6 @@ final class CurlMultiLoop: @unchecked Sendable {
             var status = 0
             _ = zp_curl_easy_getinfo_long(easy, Int32(ZP_CURLINFO_RESPONSE_CODE), &status)
             outcome = .success(transfer.response(statusCode: status))
-        } else if result == Int32(ZP_CURLE_SSL_CONNECT_ERROR), Self.certificateFailedVerification(easy) {
-            // OpenSSL may end a handshake whose chain does not verify (an authority of the
-            // same name but another key) as a handshake error: the certificate failure it is.
-            outcome = .failure(Self.error(for: Int32(ZP_CURLE_PEER_FAILED_VERIFICATION), responseTooLarge: false, resendRefused: false))
         } else {
             outcome = .failure(
                 transfer.unreadableAnswer.map { .connectionFailed(detail: $0.detail) }
@@ -265,13 +261,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         release(easy, of: transfer)
         transfer.end(with: outcome)
-    }
-
-    /// Whether the TLS library checked the server's certificate and found it wanting (a
-    /// handshake cut short before the certificate came leaves the result at 0, "ok").
-    private static func certificateFailedVerification(_ easy: OpaquePointer) -> Bool {
-        var verifyResult = 0
-        return zp_curl_easy_getinfo_long(easy, Int32(ZP_CURLINFO_SSL_VERIFYRESULT), &verifyResult) == 0 && verifyResult != 0
     }
 
     /// Takes a transfer out of libcurl (ended already by its caller).

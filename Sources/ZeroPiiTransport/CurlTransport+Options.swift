@@ -40,7 +40,11 @@ extension CurlTransport {
             }
             for pin in pinnedPublicKeys {
                 let prefix = "sha256//"
-                guard pin.hasPrefix(prefix), let digest = Data(base64Encoded: String(pin.dropFirst(prefix.count))), digest.count == 32
+                // Canonical Base64 only: libcurl compares the text, so a key whose unused
+                // padding bits differ would decode the same here and never match there.
+                let encoded = String(pin.dropFirst(prefix.count))
+                guard pin.hasPrefix(prefix), let digest = Data(base64Encoded: encoded), digest.count == 32,
+                    digest.base64EncodedString() == encoded
                 else {
                     throw CurlTransportSetupError(reason: "a pinned public key is not sha256// followed by the Base64 of 32 bytes")
                 }

@@ -161,7 +161,11 @@ struct MessagesPeopleCanActOnTests {
         // were "the URL cannot be used", and several codes stayed numbers).
         for (code, words) in [
             (7, "connection refused"), (6, "host not found"), (28, "timed out"),
-            (60, "the server's TLS certificate is not trusted (for an authority of your own, give its certificate with --ca-file)"),
+            (
+                60,
+                "the server's TLS certificate could not be verified (expired, for another name, or from an authority not trusted here; "
+                    + "for an authority of your own, see --ca-file)"
+            ),
             (90, "the server's public key is not the pinned one (check --pinned-key)"), (77, "the --ca-file could not be used"),
             (61, "the answer's encoding cannot be decoded"),
             (1, "the answer was not HTTP"), (8, "the answer was not HTTP"), (18, "the answer ended early"), (27, "the answer was too long"),

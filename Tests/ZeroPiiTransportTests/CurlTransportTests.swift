@@ -370,6 +370,14 @@ struct CurlTransportTests {
         var shortPin = CurlTransport.Options()
         shortPin.pinnedPublicKeys = ["sha256//" + Data(count: 16).base64EncodedString()]
         #expect(throws: CurlTransportSetupError.self) { try CurlTransport(options: shortPin) }
+        // The same digest with other unused padding bits: libcurl compares the text, so
+        // it could never match.
+        var nonCanonicalPin = CurlTransport.Options()
+        let canonical = Data(repeating: 1, count: 32).base64EncodedString()
+        nonCanonicalPin.pinnedPublicKeys = ["sha256//" + canonical.dropLast(2) + "F="]
+        #expect(throws: CurlTransportSetupError.self) { try CurlTransport(options: nonCanonicalPin) }
+        nonCanonicalPin.pinnedPublicKeys = ["sha256//" + canonical]
+        #expect(throws: Never.self) { try CurlTransport(options: nonCanonicalPin) }
         var noConnections = CurlTransport.Options()
         noConnections.maximumConnections = 0
         #expect(throws: CurlTransportSetupError.self) { try CurlTransport(options: noConnections) }
