@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZeroPiiMockServer
+import ZeroPiiSDK
 import ZeroPiiTestHelpers
 
 /// An access token the API refuses stops the run at the first batch with one line that
@@ -55,5 +56,40 @@ struct RejectedCredentialsCommandLineTests {
         let values = try CommandLineTool.run(["tokenize", "--api-url", api, "--access-token", "bogus-token-value", "a@x.io", "b@x.io"])
         #expect(values.status == 1)
         #expect(values.errorOutput.contains("The run stopped: value 1 and everything after it were not tokenized"))
+    }
+
+    /// Found from outside: answers that refuse the run's setup rather than its values (a
+    /// wire profile the server does not take, a request it cannot decrypt) failed batch by
+    /// batch to the end of a 50,000-line input.
+    @Test func aRefusedSetupStopsTheRunAtTheFirstBatch() throws {
+        // Ten batches: four in flight at once (the default --concurrency), then the stop. From
+        // a file: a tool that stops early leaves a pipe's writer to SIGPIPE.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-setup-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let csv = directory + "/people.csv"
+        try Data((["email"] + (0..<10_000).map { "person\($0)@example.com" }).joined(separator: "\n").utf8)
+            .write(to: URL(fileURLWithPath: csv))
+        let profiles = "v1, clevertap, plaintext"
+        let cases: [(accepts: ZeroPiiWireProfile, wire: String, what: String)] = [
+            (.plaintext, "v1", "could not decrypt the request (HTTP 419); check that --wire v1 is what it speaks (\(profiles))"),
+            (.protocolV1, "plaintext", "does not accept --wire plaintext (HTTP 400); give the --wire it speaks (\(profiles))"),
+        ]
+        for (accepts, wire, what) in cases {
+            var configuration = MockServerConfiguration()
+            configuration.allowAnyToken = true
+            configuration.acceptedWireProfiles = [accepts]
+            let server = try MockTokenizationServer(configuration: configuration)
+            defer { server.stop() }
+            let api = server.baseURL.absoluteString
+            let run = try CommandLineTool.run(
+                ["tokenize", "--quiet", "--api-url", api, "--wire", wire, "--csv", csv, "--columns", "email"],
+                environment: ["ZEROPII_ACCESS_TOKEN": "t"])
+            #expect(run.status == 1, "\(wire)")
+            #expect(
+                run.errorOutput == "zeropii: the API \(api) \(what). The run stopped: line 2 and everything after it were not tokenized\n",
+                "\(run.errorOutput)")
+            #expect(server.statistics.wireProfileCounts.values.reduce(0, +) <= 4, "\(wire)")
+        }
     }
 }

@@ -452,7 +452,7 @@ final class CSVTokenizer {
             if let stop = connection?.embeddedVaultFailure(status: failure?.httpStatusCode?.intValue, firstNotTokenized: "line \(first)") {
                 throw stop
             }
-            if let stop = connection?.rejectedCredentials(
+            if let stop = connection?.refusalForTheRun(
                 status: failure?.httpStatusCode?.intValue, kind: failure?.errorKind, firstNotTokenized: "line \(first)")
             {
                 throw stop

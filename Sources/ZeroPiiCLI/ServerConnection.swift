@@ -313,18 +313,24 @@ struct ServerConnection {
         return ZeroPiiSDK.initialize(tokenProvider: provider, apiUrl: apiURL, logLevel: .off, retryPolicy: retries, configuration: configuration)
     }
 
+    /// A real API's answer that every later batch would get too, for the run to stop on:
+    /// a 401 after the SDK's one refresh (the run's credentials are refused; the failure
+    /// says where they came from), or a refusal of the setup (``RefusedSetup``). Nil for
+    /// any other answer, and for the embedded server.
+    func refusalForTheRun(status: Int?, kind: ZeroPiiErrorKind?, firstNotTokenized: String) -> (any RunStop)? {
+        guard let tokenSource else { return nil }
+        if status == 401, kind == .authentication {
+            return RejectedCredentials(source: tokenSource, apiURL: displayURL, firstNotTokenized: firstNotTokenized)
+        }
+        return RefusedSetup.reason(status: status, kind: kind).map {
+            RefusedSetup(reason: $0, apiURL: displayURL, wireProfile: configuration.wireProfile, firstNotTokenized: firstNotTokenized)
+        }
+    }
+
     /// The embedded server's vault could not store values (a full disk), which it
     /// answers with a generic HTTP 500: the failure that names the file and the
     /// system's reason, for a run to stop on. `nil` for any other answer, and always
     /// against a real API.
-    /// A real API's 401 after the SDK's one refresh: the run's credentials are refused,
-    /// and the failure says where they came from, for the run to stop on. Nil for any
-    /// other answer, and for the embedded server.
-    func rejectedCredentials(status: Int?, kind: ZeroPiiErrorKind?, firstNotTokenized: String) -> RejectedCredentials? {
-        guard status == 401, kind == .authentication, let tokenSource else { return nil }
-        return RejectedCredentials(source: tokenSource, apiURL: displayURL, firstNotTokenized: firstNotTokenized)
-    }
-
     func embeddedVaultFailure(status: Int?, firstNotTokenized: String) -> EmbeddedVaultFailure? {
         guard status == 500, let error = embeddedServer?.statistics.lastVaultError else { return nil }
         return EmbeddedVaultFailure(error: error, firstNotTokenized: firstNotTokenized)

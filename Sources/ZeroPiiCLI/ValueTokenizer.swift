@@ -253,7 +253,7 @@ final class ValueTokenizer {
                 {
                     throw stop
                 }
-                if let stop = connection?.rejectedCredentials(
+                if let stop = connection?.refusalForTheRun(
                     status: result.httpStatusCode?.intValue, kind: result.errorKind, firstNotTokenized: "\(positionName) \(first)")
                 {
                     throw stop

@@ -213,6 +213,22 @@ struct MessagesPeopleCanActOnTests {
         #expect(ClientCredentialsGrant.errorCode(in: nil) == nil)
     }
 
+    /// Found from outside: a 403 (and a 419, and a wire-profile 400) failed batch by
+    /// batch to the end of the input; each stops the run at the first, saying what to check.
+    @Test func refusalsOfTheSetupStopTheRun() {
+        #expect(RefusedSetup.reason(status: 403, kind: .authentication) == .tokenNotAllowed)
+        #expect(RefusedSetup.reason(status: 419, kind: .configuration) == .cannotDecrypt)
+        #expect(RefusedSetup.reason(status: 400, kind: .configuration) == .wireProfileRefused)
+        #expect(RefusedSetup.reason(status: 400, kind: .invalidInput) == nil)
+        #expect(RefusedSetup.reason(status: 401, kind: .authentication) == nil)
+        #expect(RefusedSetup.reason(status: nil, kind: .network) == nil)
+        let stop = RefusedSetup(reason: .tokenNotAllowed, apiURL: "https://api.example.test/", wireProfile: .protocolV1, firstNotTokenized: "line 2")
+        #expect(
+            stop.description
+                == "the API https://api.example.test/ refused (HTTP 403) to tokenize with the run's access token; check that its client "
+                + "may tokenize with this API. The run stopped: line 2 and everything after it were not tokenized")
+    }
+
     /// Found from outside: a token endpoint answering 429 or 503 gave no advice.
     @Test func aBusyTokenEndpointSaysToTryAgainLater() async throws {
         for (status, body) in [(429, #"{"error":"too_many_attempts"}"#), (503, #"{"error":"secretsecret123"}"#)] {
