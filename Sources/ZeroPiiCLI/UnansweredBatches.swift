@@ -46,7 +46,7 @@ struct UnansweredBatches {
                 description: "the server at \(server) cannot be reached this way (\(lastReason)); \(unsent) to the end were not sent")
         }
         return ServerStoppedAnswering(
-            description: "no HTTP response from the server at \(server) to \(Self.limit) batches in a row (\(lastReason)); "
+            description: "no HTTP response from the server at \(server) to \(inARow) batches in a row (\(lastReason)); "
                 + "\(unsent) to the end were not sent")
     }
 }
