@@ -190,7 +190,8 @@ struct CurlTransportTests {
                     #expect(error.descriptionForMessages == "the connection failed (\(detail))")
                 }
             }
-            #expect(Date().timeIntervalSince(started) < 10, "\(head.debugDescription)")
+            // Well before the attempt's 30 s, with room for a loaded test pool.
+            #expect(Date().timeIntervalSince(started) < 25, "\(head.debugDescription)")
         }
         // One length given twice, or as a list of the same number, and an interim answer
         // before the final one, whose length is its own: whole answers.
