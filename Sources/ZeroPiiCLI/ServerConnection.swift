@@ -101,7 +101,7 @@ struct ServerConnection {
             guard urls.contains(where: { $0.lowercased().hasPrefix("https://") }) else {
                 return "--ca-file and --pinned-key are for https; --api-url\(tokenURL == nil ? " is" : " and --token-url are") plain http"
             }
-            for key in pinnedKeys where (try? Self.transportOptions(pinnedKeys: [key]).validate()) == nil {
+            for key in pinnedKeys where !CurlTransport.Options.isPinnedPublicKey(key) {
                 let shown = Console.visible(key.count > 60 ? String(key.prefix(60)) + "…" : key)
                 return "--pinned-key '\(shown)' is not sha256// followed by the Base64 of a 32-byte SHA-256 digest "
                     + "(one key per --pinned-key; curl's ';' lists are not taken)"
@@ -141,15 +141,10 @@ struct ServerConnection {
 
         /// The libcurl transport's options for `--ca-file` and `--pinned-key`.
         func transportOptions(maximumConnections: Int) -> CurlTransport.Options {
-            var options = Self.transportOptions(pinnedKeys: pinnedKeys)
-            options.trustedCertificateAuthorities = certificateAuthorityFile
-            options.maximumConnections = max(1, maximumConnections)
-            return options
-        }
-
-        private static func transportOptions(pinnedKeys: [String]) -> CurlTransport.Options {
             var options = CurlTransport.Options()
             options.pinnedPublicKeys = pinnedKeys
+            options.trustedCertificateAuthorities = certificateAuthorityFile
+            options.maximumConnections = max(1, maximumConnections)
             return options
         }
         #endif

@@ -253,17 +253,16 @@ final class TokenizationClient: Sendable {
         var timeLimit = callTimeLimit
         let callEnds = callTimeLimit.map { callClock.now() + $0 }
         if sendsFirstRequestDirectly, !Task.isCancelled, let token = tokens.freshCachedToken(), requestSlots.takeFreeSlot() {
-            let started = callClock.now()
             let direct = await sendFirstDirectly(operation, url: url, body: body, token: token, decode: decode)
             switch direct {
             case .finished(let result):
                 return result
             case .goesOn(let sent):
                 first = sent
-                // The rest of the call has what is left of its limit; an elapsed time
-                // the clock cannot tell (NaN) leaves none.
-                timeLimit = timeLimit.map { limit in
-                    let left = limit - (callClock.now() - started)
+                // The rest of the call has what is left of its limit; a time left the
+                // clock cannot tell (NaN) is none.
+                timeLimit = callEnds.map { end in
+                    let left = end - callClock.now()
                     return left > 0 ? left : 0
                 }
             }

@@ -249,14 +249,14 @@ final class CurlMultiLoop: @unchecked Sendable {
         if result == 0 && !transfer.headersComplete {
             // The connection closed in the middle of the headers: no whole answer, as
             // retryable as one that never came.
-            outcome = .failure(TransportError.connectionFailed(detail: "curl incomplete response"))
+            outcome = .failure(TransportError.connectionFailed(.incompleteResponse))
         } else if result == 0 {
             var status = 0
             _ = zp_curl_easy_getinfo_long(easy, Int32(ZP_CURLINFO_RESPONSE_CODE), &status)
             outcome = .success(transfer.response(statusCode: status))
         } else {
             outcome = .failure(
-                transfer.unreadableAnswer.map { .connectionFailed(detail: $0.detail) }
+                transfer.unreadableAnswer.map { .connectionFailed($0.phrase) }
                     ?? Self.error(for: result, responseTooLarge: transfer.responseTooLarge, resendRefused: transfer.resendRefused))
         }
         release(easy, of: transfer)
@@ -304,7 +304,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     static func error(for result: Int32, responseTooLarge: Bool, resendRefused: Bool) -> TransportError {
         switch result {
         case Int32(ZP_CURLE_OPERATION_TIMEDOUT): return .timedOut
-        case Int32(ZP_CURLE_WRITE_ERROR) where responseTooLarge: return .connectionFailed(detail: "curl response too large")
+        case Int32(ZP_CURLE_WRITE_ERROR) where responseTooLarge: return .connectionFailed(.responseTooLarge)
         // The resend libcurl wanted after the connection died: the server gave nothing.
         case Int32(ZP_CURLE_ABORTED_BY_CALLBACK) where resendRefused: return .connectionFailed(detail: "curl \(ZP_CURLE_GOT_NOTHING)")
         default: return .connectionFailed(detail: "curl \(result)")

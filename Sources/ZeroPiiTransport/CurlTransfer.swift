@@ -159,11 +159,11 @@ final class CurlTransfer: @unchecked Sendable {
         /// the body's end cannot be known, which RFC 9112 makes an unrecoverable error.
         case unclearLength
 
-        /// The error's detail, one of ``TransportError``'s own phrases.
-        var detail: String {
+        /// The error's detail.
+        var phrase: TransportError.OwnPhrase {
             switch self {
-            case .switchedProtocols: "curl switched protocols"
-            case .unclearLength: "curl unclear content length"
+            case .switchedProtocols: .switchedProtocols
+            case .unclearLength: .unclearContentLength
             }
         }
     }

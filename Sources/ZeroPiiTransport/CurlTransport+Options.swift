@@ -29,25 +29,27 @@ extension CurlTransport {
         /// The defaults.
         public init() {}
 
+        /// Whether `pin` is in the form libcurl matches: `sha256//` and the canonical Base64
+        /// of a 32-byte digest. libcurl compares the text, so a key whose unused padding
+        /// bits differ would decode to the same digest and still never match.
+        package static func isPinnedPublicKey(_ pin: String) -> Bool {
+            let prefix = "sha256//"
+            let encoded = String(pin.dropFirst(prefix.count))
+            guard pin.hasPrefix(prefix), let digest = Data(base64Encoded: encoded) else { return false }
+            return digest.count == 32 && digest.base64EncodedString() == encoded
+        }
+
         /// Throws ``CurlTransportSetupError`` for options no transport can use: no room for
         /// a connection, a negative limit, a pin not in curl's form, an unreadable CA file.
-        package func validate() throws {
+        func validate() throws {
             guard maximumConnections >= 1 else {
                 throw CurlTransportSetupError(reason: "maximumConnections must be at least 1")
             }
             guard maximumResponseBytes >= 0 else {
                 throw CurlTransportSetupError(reason: "maximumResponseBytes must not be negative")
             }
-            for pin in pinnedPublicKeys {
-                let prefix = "sha256//"
-                // Canonical Base64 only: libcurl compares the text, so a key whose unused
-                // padding bits differ would decode the same here and never match there.
-                let encoded = String(pin.dropFirst(prefix.count))
-                guard pin.hasPrefix(prefix), let digest = Data(base64Encoded: encoded), digest.count == 32,
-                    digest.base64EncodedString() == encoded
-                else {
-                    throw CurlTransportSetupError(reason: "a pinned public key is not sha256// followed by the Base64 of 32 bytes")
-                }
+            for pin in pinnedPublicKeys where !Self.isPinnedPublicKey(pin) {
+                throw CurlTransportSetupError(reason: "a pinned public key is not sha256// followed by the Base64 of 32 bytes")
             }
             if let file = trustedCertificateAuthorities, !FileManager.default.isReadableFile(atPath: file) {
                 throw CurlTransportSetupError(reason: "the trusted certificate authorities file cannot be read")

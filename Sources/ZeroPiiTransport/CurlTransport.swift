@@ -82,7 +82,7 @@ public final class CurlTransport: HTTPTransport, SelfBoundedTransport, Sendable 
         let limit = URLSessionTransport.timeLimit(request.timeout)
         guard limit != 0 else { throw TransportError.timedOut }
         guard let headerLines = Self.headerLines(request.headers) else {
-            throw TransportError.connectionFailed(detail: "invalid header field")
+            throw TransportError.connectionFailed(.invalidHeaderField)
         }
         let transfer = CurlTransfer(
             method: request.method, url: request.url.absoluteString, headerLines: headerLines, body: request.body,

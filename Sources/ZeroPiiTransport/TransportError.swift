@@ -71,7 +71,7 @@ public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomS
     /// decimal code (possibly negative), `curl` and libcurl's error number, and the
     /// curl transport's fixed phrases.
     private static func isOwnDetail(_ detail: String) -> Bool {
-        if ownPhrases.contains(detail) { return true }
+        if OwnPhrase(rawValue: detail) != nil { return true }
         for prefix in ["URLError ", "curl "] where detail.hasPrefix(prefix) {
             let code = detail.dropFirst(prefix.count)
             let digits = code.hasPrefix("-") ? code.dropFirst() : code
@@ -79,11 +79,6 @@ public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomS
         }
         return false
     }
-
-    private static let ownPhrases: Set<String> = [
-        "no HTTP response", "invalid header field", "curl response too large", "curl incomplete response",
-        "curl switched protocols", "curl unclear content length",
-    ]
 
     /// Whether sending the same request again cannot get a response: a header the
     /// transport refused before sending, a URL or protocol it cannot use, a server
@@ -93,13 +88,11 @@ public struct TransportError: Error, LocalizedError, Hashable, Sendable, CustomS
     /// transport's failures are all retryable.
     package var isPermanent: Bool {
         guard code == .connectionFailed, let detail else { return false }
-        if Self.permanentPhrases.contains(detail) { return true }
+        if let phrase = OwnPhrase(rawValue: detail) { return phrase.isPermanent }
         if let curlCode { return Self.permanentCurlCodes.contains(curlCode) }
         guard detail.hasPrefix("URLError "), let code = Int(detail.dropFirst(9)) else { return false }
         return Self.permanentURLErrorCodes.contains(code)
     }
-
-    private static let permanentPhrases: Set<String> = ["invalid header field", "curl switched protocols", "curl unclear content length"]
 
     /// libcurl: unsupported protocol, malformed URL, a client certificate problem, the
     /// peer's certificate failing verification, an unusable CA file, an issuer check,

@@ -126,7 +126,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
             return .success(TransportResponse(statusCode: http.statusCode, headers: headers, body: data ?? Data()))
         }
         guard let urlError = error as? URLError else {
-            return .failure(TransportError.connectionFailed(detail: "no HTTP response"))
+            return .failure(TransportError.connectionFailed(.noHTTPResponse))
         }
         switch urlError.code {
         case .cancelled: return .failure(TransportError.cancelled)

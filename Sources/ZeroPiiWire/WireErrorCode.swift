@@ -23,16 +23,18 @@ package struct WireErrorCode: RawRepresentable, Hashable, Sendable {
     /// 500: the server could not seal its answer.
     package static let sealFailed = WireErrorCode(rawValue: "seal_failed")
 
-    /// The codes Docs/Protocol.md gives an answer, the only ones a client repeats in its
-    /// messages: any other `code` is the server's own text, which a faulty or hostile
-    /// server could fill with a value it was sent (a number, a lower-case name).
-    package static let documented: Set<String> = [
-        "bad_request", "batch_empty", "batch_too_large", "body_too_large", "decryption_failed", "duplicate_header",
-        "encryption_required", "headers_too_large", "http_version", "injected_fault", "invalid_envelope", "invalid_json",
-        "invalid_request", "invalid_token", "invalid_value", "length_required", "method_not_allowed", "not_found",
-        "not_implemented", "replayed_request", "request_timeout", "seal_failed", "server_busy", "stale_request",
-        "too_many_attempts", "too_many_connections", "unsupported_encryption", "unsupported_version", "vault_error",
-    ]
+    /// The codes the protocol's servers answer with (those above, the others Docs/Protocol.md
+    /// names, and those of the mock server's HTTP layer), the only ones a client repeats in
+    /// its messages: any other `code` is the server's own text, which a faulty
+    /// or hostile server could fill with a value it was sent (a number, a lower-case name).
+    package static let documented: Set<String> = Set(
+        [encryptionRequired, unsupportedEncryption, unsupportedVersion, invalidEnvelope, staleRequest, replayedRequest, decryptionFailed, sealFailed]
+            .map(\.rawValue)
+            + [
+                "bad_request", "batch_empty", "batch_too_large", "body_too_large", "duplicate_header", "headers_too_large", "http_version",
+                "injected_fault", "invalid_json", "invalid_request", "invalid_token", "invalid_value", "length_required", "method_not_allowed",
+                "not_found", "not_implemented", "request_timeout", "server_busy", "too_many_attempts", "too_many_connections", "vault_error",
+            ])
 
     /// The 400 codes that say client and server disagree on the setup (the envelope, its
     /// version, or whether bodies are encrypted), not on the values: sending other values
