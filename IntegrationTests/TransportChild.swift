@@ -15,10 +15,12 @@ enum TransportChild {
         return bundleDirectory.appendingPathComponent("zeropii-benchmarks")
     }
 
-    /// A mock server that takes any bearer token (the child's is fixed).
+    /// A mock server that takes any bearer token (the child's is fixed), with its admin
+    /// endpoints, through which a child sets the server's latency.
     static func makeServer() throws -> MockTokenizationServer {
         var configuration = MockServerConfiguration()
         configuration.allowAnyToken = true
+        configuration.adminEnabled = true
         return try MockTokenizationServer(configuration: configuration)
     }
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import ZeroPiiLocking
 import ZeroPiiRetry
 import ZeroPiiSDK
 import ZeroPiiTransport
@@ -15,8 +14,9 @@ import ZeroPiiTransport
 ///   median of the pairs' own ratios, so the host's drifting speed moves both sides of
 ///   each ratio alike;
 /// - (b) the client's CPU while one call waits 3 s for the server's answer;
-/// - (c) 1,000 concurrent callback calls with a 1 s `callTimeout` over a server that
-///   answers after 3 s: when each result arrives;
+/// - (c) 1,000 concurrent calls (500 through callbacks, 500 through the async API) with
+///   a 1 s `callTimeout` over a server that answers after 3 s: how long after its call
+///   each result arrives;
 /// - (d) resident memory over CALLS sequential 1-value calls (default 100,000), after
 ///   the first 10,000 and at the end.
 ///
@@ -83,7 +83,8 @@ enum TransportBenchmark {
             print(String(format: "    %@ %.1f ms of CPU over %.2f s", pad(name, 12), value(name, "waitCPU") * 1000, value(name, "waitWall")))
         }
         print("")
-        print("(c) 1,000 concurrent callback calls, callTimeout 1 s, server answering after 3 s: seconds until each result")
+        print("(c) 1,000 concurrent calls (half callbacks, half async), callTimeout 1 s, server answering after 3 s:")
+        print("    seconds from each call until its result")
         print("    " + pad("transport", 12) + pad("first", 9) + pad("median", 9) + pad("99th", 9) + pad("last", 9) + "after 1.10 s")
         for name in names {
             print(
@@ -164,8 +165,10 @@ enum TransportBenchmark {
     }
 
     /// The measurements for one transport, printed as `key value` lines: `cpu-rounds` is (a),
-    /// `rest` (b) to (d), `soak` (d) alone, `long` one call with a 90 s attempt limit
-    /// (for the tests, against a server told to answer late).
+    /// `rest` (b) to (d), `soak` (d) alone; for the tests, `long` is one call with a 90 s
+    /// attempt limit against a server told to answer late, and `limits` CALLS calls with a
+    /// 1 s limit against a server it tells to answer after 60 s (which needs its admin
+    /// endpoints).
     static func runChild(name: String, part: String, url: URL, soakCalls: Int) async {
         let make: @Sendable () -> any HTTPTransport
         switch name {
@@ -176,6 +179,19 @@ enum TransportBenchmark {
         }
         func emit(_ key: String, _ value: Double) { print("\(key) \(value)") }
 
+        if part == "limits" {
+            // 1,000 calls with a 1 s limit, against a server told (after a first call that
+            // gets the connection going) to answer after 60 s: each should end as a time-out.
+            let sdk = makeSDK(make(), url: url, callTimeout: 1, requestTimeout: 30)
+            _ = await sdk.tokenize("warm-up@example.com")
+            await setLatency(milliseconds: 60_000, url: url, transport: make())
+            let ends = await ConcurrentCallTimes.run(sdk, calls: soakCalls)
+            emit("calls", Double(ends.count))
+            emit("timeouts", Double(ends.filter { $0.errorKind == .timeout }.count))
+            emit("first", ends.first?.seconds ?? .nan)
+            emit("last", ends.last?.seconds ?? .nan)
+            return
+        }
         if part == "long" {
             // One attempt of up to 90 s, no retry, against a server told to answer late.
             let sdk = makeSDK(
@@ -226,7 +242,7 @@ enum TransportBenchmark {
         emit("waitCPU", BenchmarkClock.processCPUSeconds() - waitStart)
 
         let limited = makeSDK(make(), url: url, callTimeout: 1)
-        let times = await resultTimes(limited, calls: 1_000)
+        let times = await ConcurrentCallTimes.run(limited, calls: 1_000).map(\.seconds)
         emit("first", times.first ?? .nan)
         emit("median", BenchmarkClock.median(times))
         emit("p99", times[times.count * 99 / 100])
@@ -279,25 +295,6 @@ enum TransportBenchmark {
         let start = BenchmarkClock.processCPUSeconds()
         for _ in 0..<calls { await body() }
         return (BenchmarkClock.processCPUSeconds() - start) * 1e6 / Double(calls)
-    }
-
-    /// Starts `calls` callback calls at once and returns, sorted, the seconds from the
-    /// start until each callback.
-    private static func resultTimes(_ sdk: ZeroPiiSDK, calls: Int) async -> [Double] {
-        let times = Locked<[Double]>([])
-        let tally = CompletionTally(expected: calls)
-        let start = DispatchTime.now().uptimeNanoseconds
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            tally.whenDone { continuation.resume() }
-            for index in 0..<calls {
-                sdk.tokenizeString("limit-\(index)@example.com") { result in
-                    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                    times.withLock { $0.append(elapsed) }
-                    tally.record(success: result.isSuccess)
-                }
-            }
-        }
-        return times.withLock { $0 }.sorted()
     }
 
     private static func format(_ microseconds: Double) -> String {
