@@ -109,10 +109,23 @@ struct TLSTrustCommandLineTests {
             (["--ca-file", directory + "/fifo"], "--ca-file '\(directory)/fifo' is not a file this user can read"),
             (["--ca-file", directory + "/garbage.pem"], "--ca-file '\(directory)/garbage.pem' holds no PEM certificate"),
             (["--ca-file", directory + "/empty.pem"], "--ca-file '\(directory)/empty.pem' holds no PEM certificate"),
+            // Found from outside: a file whose certificate block was corrupt passed, and every
+            // value then failed; OpenSSL refuses the whole file for one bad block.
+            (
+                ["--ca-file", directory + "/corrupt.pem"],
+                "--ca-file '\(directory)/corrupt.pem': the block that begins on line 3 is not Base64, and OpenSSL refuses the whole file"
+            ),
+            (["--ca-file", directory + "/huge.pem"], "--ca-file '\(directory)/huge.pem' is over 64 MiB"),
         ]
         #expect(mkfifo(directory + "/fifo", 0o600) == 0)
         try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: directory + "/garbage.pem"))
         try Data().write(to: URL(fileURLWithPath: directory + "/empty.pem"))
+        try Data("# an authority\n\n-----BEGIN CERTIFICATE-----\nMIIB!!\n-----END CERTIFICATE-----\n".utf8)
+            .write(to: URL(fileURLWithPath: directory + "/corrupt.pem"))
+        #expect(FileManager.default.createFile(atPath: directory + "/huge.pem", contents: nil))
+        let huge = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/huge.pem"))
+        try huge.truncate(atOffset: 64 << 20 + 1)
+        try huge.close()
         for (arguments, message) in cases {
             let run = try CommandLineTool.run(["tokenize"] + api + arguments + ["a@x.io"])
             #expect(run.status == 2, "\(arguments)")

@@ -117,7 +117,8 @@ struct ServerConnection {
 
         #if canImport(ZeroPiiCurlShim) && os(Linux)
         /// The usage error in a `--ca-file`: not a regular file (a folder, or a FIFO, whose
-        /// opening would block every request), not readable, or with no PEM certificate.
+        /// opening would block every request), not readable, over 64 MiB, or not a PEM file
+        /// whose every certificate decodes (``PEMCertificateFile``).
         private static func certificateAuthorityProblem(_ file: String) -> String? {
             let shown = Console.visible(file)
             var status = stat()
@@ -125,18 +126,23 @@ struct ServerConnection {
                 return "--ca-file '\(shown)' is not a file this user can read"
             }
             defer { try? handle.close() }
-            // A bundle is text; its first certificate is looked for in the first 64 MiB.
-            let marker = Data("-----BEGIN CERTIFICATE-----".utf8)
-            var tail = Data()
-            var read = 0
-            while read < 64 << 20, let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                let window = tail + chunk
-                if window.range(of: marker) != nil { return nil }
-                tail = window.suffix(marker.count - 1)
-                read += chunk.count
+            // A bundle of every public authority is a few hundred KB.
+            let limit = 64 << 20
+            var text = Data()
+            while text.count <= limit, let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { text += chunk }
+            guard text.count <= limit else { return "--ca-file '\(shown)' is over 64 MiB, too large for a file of certificate authorities" }
+            let broken: String
+            switch PEMCertificateFile.problem(in: text) {
+            case nil:
+                return nil
+            case .noCertificate:
+                return "--ca-file '\(shown)' holds no PEM certificate ('-----BEGIN CERTIFICATE-----'); "
+                    + "a DER file converts with 'openssl x509 -inform der -in FILE -out FILE.pem'"
+            case .unended(let line): broken = "the block that begins on line \(line) has no '-----END' line of its name"
+            case .notBase64(let line): broken = "the block that begins on line \(line) is not Base64"
+            case .notCertificate(let line): broken = "the certificate that begins on line \(line) does not decode to a certificate"
             }
-            return "--ca-file '\(shown)' holds no PEM certificate ('-----BEGIN CERTIFICATE-----'); "
-                + "a DER file converts with 'openssl x509 -inform der -in FILE -out FILE.pem'"
+            return "--ca-file '\(shown)': \(broken), and OpenSSL refuses the whole file for one such block"
         }
 
         /// The libcurl transport's options for `--ca-file` and `--pinned-key`.
