@@ -113,7 +113,7 @@ struct TLSTrustCommandLineTests {
             // value then failed; OpenSSL refuses the whole file for one bad block.
             (
                 ["--ca-file", directory + "/corrupt.pem"],
-                "--ca-file '\(directory)/corrupt.pem': the block that begins on line 3 is not Base64, and OpenSSL refuses the whole file"
+                "--ca-file '\(directory)/corrupt.pem' is refused whole by OpenSSL, so every request would fail (curl error 77): the block that begins on line 3 is not Base64"
             ),
             (["--ca-file", directory + "/huge.pem"], "--ca-file '\(directory)/huge.pem' is over 64 MiB"),
         ]

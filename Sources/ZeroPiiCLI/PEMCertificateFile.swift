@@ -1,20 +1,20 @@
 import Foundation
 
-/// The check of a `--ca-file` before a run: every PEM block of the file must be whole and
-/// Base64, and every certificate block must decode to a certificate. OpenSSL, under
-/// libcurl, reads the whole file and refuses all of it for one bad block (curl error 77),
-/// so a run with such a file would fail value by value; this says which block, by its
-/// line, before anything is sent.
+/// Where a `--ca-file` that OpenSSL refused is broken: the first block that OpenSSL's way
+/// of reading PEM cannot take, by the line it begins on. OpenSSL gives the verdict
+/// (`CurlTransport.Options.certificateAuthoritiesLoad`); this only points at the block,
+/// for the message, and finds nothing in a file whose fault it does not know.
 ///
-/// The blocks are found as OpenSSL finds them: it reads lines of up to 254 bytes, trailing
-/// white space aside; one that begins `-----BEGIN ` and ends `-----` opens a block of the
-/// name between, and the next line that begins `-----END ` must be that name's end. Text
-/// outside the blocks, such as the comments of a system bundle, is left alone, as OpenSSL
-/// leaves it. A certificate block (`CERTIFICATE`, `TRUSTED CERTIFICATE`, `X509
+/// The blocks are found as OpenSSL finds them: it reads lines of up to 254 bytes, less
+/// the white space and bytes over 127 at their end; one that begins `-----BEGIN ` and ends
+/// `-----` opens a block of the name between, and the next line that begins `-----END `
+/// must be that name's end. A UTF-8 byte-order mark at the start is skipped, and text
+/// outside the blocks, such as the comments of a system bundle, is left alone. Within a
+/// block, header lines (`Proc-Type: …`, up to a blank line) are skipped, the rest must be
+/// Base64, and a certificate block (`CERTIFICATE`, `TRUSTED CERTIFICATE`, `X509
 /// CERTIFICATE`) must decode to the outline of a DER certificate: a SEQUENCE holding the
 /// signed part, the signature's algorithm and the signature, each of the right type, with
-/// every length inside consistent (OpenSSL ignores bytes after it). Whether the values
-/// inside are valid, and whether a certificate verifies the server, is OpenSSL's to say.
+/// every length inside consistent (OpenSSL ignores bytes after it).
 enum PEMCertificateFile {
     enum Problem: Equatable {
         /// No certificate block at all.
@@ -28,33 +28,36 @@ enum PEMCertificateFile {
         case notCertificate(line: Int)
     }
 
-    /// The first problem of the file's text, or nil when every block is whole and Base64
-    /// and every certificate decodes.
+    /// Whether the text names a certificate block anywhere: a file without one trusts no
+    /// authority (a file of CRLs alone loads, and then verifies nothing).
+    static func mentionsCertificate(_ text: Data) -> Bool {
+        certificateNames.contains { text.range(of: Data(beginPrefix + $0 + dashes)) != nil }
+    }
+
+    /// The first block of the file's text that cannot be read, or nil when none is found.
     static func problem(in text: Data) -> Problem? {
-        var lines = text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
-        var lineNumber = 0
+        var lines = Lines(bytes: [UInt8](text))
         var certificates = 0
-        while let rawLine = lines.popFirst() {
-            lineNumber += 1
-            let line = withoutTrailingWhiteSpace(rawLine)
-            guard rawLine.count < 254, line.starts(with: beginPrefix), line.count >= beginPrefix.count + dashes.count,
-                line.suffix(dashes.count).elementsEqual(dashes)
+        while let line = lines.next() {
+            guard line.full.count < 254, line.text.starts(with: beginPrefix), line.text.count >= beginPrefix.count + dashes.count,
+                line.text.suffix(dashes.count).elementsEqual(dashes)
             else { continue }
-            let blockLine = lineNumber
-            let name = line.dropFirst(beginPrefix.count).dropLast(dashes.count)
-            var body = Data()
+            let blockLine = lines.number
+            let name = line.text.dropFirst(beginPrefix.count).dropLast(dashes.count)
+            var body: [UInt8] = []
             var ended = false
-            while let rawInner = lines.popFirst() {
-                lineNumber += 1
-                let inner = withoutTrailingWhiteSpace(rawInner)
-                if inner.starts(with: endPrefix) {
-                    ended = inner.elementsEqual(endPrefix + name + dashes)
+            var mayBeHeader = true
+            while let inner = lines.next() {
+                if inner.text.starts(with: endPrefix) {
+                    ended = inner.text.elementsEqual(endPrefix + name + dashes)
                     break
                 }
-                body += inner.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+                if mayBeHeader, inner.text.contains(UInt8(ascii: ":")) { continue }
+                mayBeHeader = false
+                body += inner.text.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
             }
             guard ended else { return .unended(line: blockLine) }
-            guard let der = Data(base64Encoded: body) else { return .notBase64(line: blockLine) }
+            guard let der = Data(base64Encoded: Data(body)) else { return .notBase64(line: blockLine) }
             guard certificateNames.contains(where: { name.elementsEqual($0) }) else { continue }
             certificates += 1
             guard isCertificateOutline([UInt8](der)[...]) else { return .notCertificate(line: blockLine) }
@@ -62,18 +65,37 @@ enum PEMCertificateFile {
         return certificates == 0 ? .noCertificate : nil
     }
 
+    /// The lines of a file as OpenSSL reads them, numbered from 1, without copying them.
+    private struct Lines {
+        let bytes: [UInt8]
+        private var position = 0
+        private(set) var number = 0
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        }
+
+        /// The next line: all of it (without its line feed), and its text without the white
+        /// space and bytes over 127 at its end.
+        mutating func next() -> (full: ArraySlice<UInt8>, text: ArraySlice<UInt8>)? {
+            guard position < bytes.count else { return nil }
+            let start = position
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            position = end + 1
+            number += 1
+            var textEnd = end
+            while textEnd > start, bytes[textEnd - 1] <= UInt8(ascii: " ") || bytes[textEnd - 1] > 127 { textEnd -= 1 }
+            return (bytes[start..<end], bytes[start..<textEnd])
+        }
+    }
+
     private static let beginPrefix = Array("-----BEGIN ".utf8)
     private static let endPrefix = Array("-----END ".utf8)
     private static let dashes = Array("-----".utf8)
     /// The names OpenSSL reads as certificates in a file of authorities.
     private static let certificateNames = ["CERTIFICATE", "TRUSTED CERTIFICATE", "X509 CERTIFICATE"].map { Array($0.utf8) }
-
-    /// A line without the spaces, tabs, carriage returns and other control bytes at its end.
-    private static func withoutTrailingWhiteSpace(_ line: Data) -> Data {
-        var end = line.endIndex
-        while end > line.startIndex, line[end - 1] <= UInt8(ascii: " ") { end -= 1 }
-        return line[line.startIndex..<end]
-    }
 
     /// A certificate's outline (RFC 5280, section 4.1): SEQUENCE { tbsCertificate SEQUENCE,
     /// signatureAlgorithm SEQUENCE, signatureValue BIT STRING }, in which every constructed

@@ -42,8 +42,10 @@ struct ServerConnection {
         /// Whether `--ca-file` or `--pinned-key` was given.
         var setsTLSTrust: Bool { certificateAuthorityFile != nil || !pinnedKeys.isEmpty }
 
-        /// The usage error in this combination of options, if there is one.
-        func problem(environment: [String: String]) -> String? {
+        /// The usage error in this combination of options, if there is one. With
+        /// `readingFiles` false the `--ca-file` is taken as checked: reading it costs as much
+        /// as OpenSSL's loading of it, seconds for a large bundle.
+        func problem(environment: [String: String], readingFiles: Bool = true) -> String? {
             if createsDataDirectoryParents && dataDirectory == nil { return "--create-data-dir goes with --data-dir DIR" }
             guard let apiURL else {
                 if accessToken != nil || tokenURL != nil || clientID != nil {
@@ -52,7 +54,7 @@ struct ServerConnection {
                 if setsTLSTrust { return "--ca-file and --pinned-key go with --api-url" }
                 return nil
             }
-            if let problem = trustProblem() { return problem }
+            if let problem = trustProblem(readingFiles: readingFiles) { return problem }
             guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else {
                 return "--api-url needs an http or https URL, for example https://api.example.com/"
             }
@@ -92,7 +94,7 @@ struct ServerConnection {
         }
 
         /// The usage error in `--ca-file` and `--pinned-key`, if there is one.
-        private func trustProblem() -> String? {
+        private func trustProblem(readingFiles: Bool) -> String? {
             guard setsTLSTrust else { return nil }
             #if canImport(ZeroPiiCurlShim) && os(Linux)
             // Trust settings for plain http would do nothing, and whoever asked for them
@@ -106,7 +108,7 @@ struct ServerConnection {
                 return "--pinned-key '\(shown)' is not sha256// followed by the Base64 of a 32-byte SHA-256 digest "
                     + "(one key per --pinned-key; curl's ';' lists are not taken)"
             }
-            if let file = certificateAuthorityFile {
+            if let file = certificateAuthorityFile, readingFiles {
                 return Self.certificateAuthorityProblem(file)
             }
             return nil
@@ -117,8 +119,10 @@ struct ServerConnection {
 
         #if canImport(ZeroPiiCurlShim) && os(Linux)
         /// The usage error in a `--ca-file`: not a regular file (a folder, or a FIFO, whose
-        /// opening would block every request), not readable, over 64 MiB, or not a PEM file
-        /// whose every certificate decodes (``PEMCertificateFile``).
+        /// opening would block every request), not readable, over 64 MiB, without a PEM
+        /// certificate, or refused by OpenSSL as libcurl would read it (curl error 77 on
+        /// every request), with the line of the block at fault when it can be found
+        /// (``PEMCertificateFile``).
         private static func certificateAuthorityProblem(_ file: String) -> String? {
             let shown = Console.visible(file)
             var status = stat()
@@ -131,18 +135,23 @@ struct ServerConnection {
             var text = Data()
             while text.count <= limit, let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { text += chunk }
             guard text.count <= limit else { return "--ca-file '\(shown)' is over 64 MiB, too large for a file of certificate authorities" }
-            let broken: String
-            switch PEMCertificateFile.problem(in: text) {
-            case nil:
-                return nil
-            case .noCertificate:
-                return "--ca-file '\(shown)' holds no PEM certificate ('-----BEGIN CERTIFICATE-----'); "
-                    + "a DER file converts with 'openssl x509 -inform der -in FILE -out FILE.pem'"
-            case .unended(let line): broken = "the block that begins on line \(line) has no '-----END' line of its name"
-            case .notBase64(let line): broken = "the block that begins on line \(line) is not Base64"
-            case .notCertificate(let line): broken = "the certificate that begins on line \(line) does not decode to a certificate"
+            guard PEMCertificateFile.mentionsCertificate(text) else {
+                return "--ca-file '\(shown)' holds no PEM certificate ('-----BEGIN CERTIFICATE-----'); a DER certificate converts with "
+                    + "'openssl x509 -inform der -in FILE -out FILE.pem', a PKCS#7 bundle with 'openssl pkcs7 -print_certs -in FILE -out FILE.pem'"
             }
-            return "--ca-file '\(shown)': \(broken), and OpenSSL refuses the whole file for one such block"
+            guard CurlTransport.Options.certificateAuthoritiesLoad(from: file) == false else { return nil }
+            let refused = "--ca-file '\(shown)' is refused whole by OpenSSL, so every request would fail (curl error 77): "
+            switch PEMCertificateFile.problem(in: text) {
+            case .unended(let line)?:
+                return refused + "the block that begins on line \(line) has no '-----END' line of its name"
+            case .notBase64(let line)?:
+                return refused + "the block that begins on line \(line) is not Base64"
+            case .notCertificate(let line)?:
+                return refused + "the certificate that begins on line \(line) does not decode to a certificate"
+            case .noCertificate?, nil:
+                return refused + "look for a block that is cut off, Base64 broken by a blank line or a stray character, "
+                    + "or lines that end in a carriage return alone"
+            }
         }
 
         /// The libcurl transport's options for `--ca-file` and `--pinned-key`.
@@ -222,7 +231,8 @@ struct ServerConnection {
         _ options: Options, configuration: ZeroPiiConfiguration = ZeroPiiConfiguration(), announce: Bool,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> ServerConnection {
-        if let problem = options.problem(environment: environment) { throw SetupError.usage(problem) }
+        // The command's parsing checked the --ca-file already.
+        if let problem = options.problem(environment: environment, readingFiles: false) { throw SetupError.usage(problem) }
         let retries = CountingRetryPolicy()
         var configuration = configuration
         configuration.callbackQueue = DispatchQueue(label: "zeropii.cli.callbacks")

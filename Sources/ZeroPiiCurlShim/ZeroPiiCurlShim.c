@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <string.h>
 
 // libcurl's CURLMsg and the head of curl_version_info_data, as curl.h and multi.h lay
 // them out.
@@ -24,6 +25,7 @@ struct zp_curl_version_head {
     unsigned int version_num;
     const char *host;
     int features;
+    const char *ssl_version;
 };
 
 static struct {
@@ -51,6 +53,7 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const char *load_failure = "libcurl was not loaded";
 static unsigned int version_number;
 static int features;
+static const char *ssl_version;
 
 #define FIND(field, name)                                  \
     do {                                                   \
@@ -100,6 +103,7 @@ static void load(void) {
     }
     version_number = info->version_num;
     features = info->features;
+    ssl_version = info->ssl_version;
     load_failure = NULL;
 }
 
@@ -110,6 +114,41 @@ const char *zp_curl_load(void) {
 
 unsigned int zp_curl_version_number(void) { return version_number; }
 int zp_curl_features(void) { return features; }
+
+int zp_curl_ca_file_loads(const char *path) {
+    if (zp_curl_load() != NULL || ssl_version == NULL) return -1;
+    // The libcrypto that libcurl's OpenSSL backend brought into the process; libcurl
+    // built on another TLS library reads the file with that one, and nothing is said.
+    const char *name;
+    if (strncmp(ssl_version, "OpenSSL/3.", 10) == 0) {
+        name = "libcrypto.so.3";
+    } else if (strncmp(ssl_version, "OpenSSL/1.1", 11) == 0) {
+        name = "libcrypto.so.1.1";
+    } else {
+        return -1;
+    }
+    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (library == NULL) return -1;
+    void *(*store_new)(void);
+    int (*load_locations)(void *, const char *, const char *);
+    void (*store_free)(void *);
+    void (*clear_error)(void);
+    *(void **)(&store_new) = dlsym(library, "X509_STORE_new");
+    *(void **)(&load_locations) = dlsym(library, "X509_STORE_load_locations");
+    *(void **)(&store_free) = dlsym(library, "X509_STORE_free");
+    *(void **)(&clear_error) = dlsym(library, "ERR_clear_error");
+    int verdict = -1;
+    void *store = NULL;
+    if (store_new != NULL && load_locations != NULL && store_free != NULL && clear_error != NULL && (store = store_new()) != NULL) {
+        // What libcurl's OpenSSL backend does with CURLOPT_CAINFO, into a store of its own.
+        verdict = load_locations(store, path, NULL) == 1 ? 1 : 0;
+        store_free(store);
+        // A refusal leaves OpenSSL's reasons on this thread's error queue.
+        clear_error();
+    }
+    dlclose(library);
+    return verdict;
+}
 
 zp_curl_easy *zp_curl_easy_init(void) { return curl.easy_init(); }
 void zp_curl_easy_cleanup(zp_curl_easy *easy) { curl.easy_cleanup(easy); }
@@ -173,6 +212,7 @@ zp_curl_easy *zp_curl_multi_next_done(zp_curl_multi *multi, int *result) {
 const char *zp_curl_load(void) { return "the curl transport is built for Linux only"; }
 unsigned int zp_curl_version_number(void) { return 0; }
 int zp_curl_features(void) { return 0; }
+int zp_curl_ca_file_loads(const char *path) { (void)path; return -1; }
 zp_curl_easy *zp_curl_easy_init(void) { return NULL; }
 void zp_curl_easy_cleanup(zp_curl_easy *easy) { (void)easy; }
 void zp_curl_easy_reset(zp_curl_easy *easy) { (void)easy; }

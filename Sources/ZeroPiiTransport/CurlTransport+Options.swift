@@ -1,5 +1,6 @@
 #if canImport(ZeroPiiCurlShim)
 import Foundation
+internal import ZeroPiiCurlShim
 
 extension CurlTransport {
     /// How a ``CurlTransport`` connects.
@@ -37,6 +38,18 @@ extension CurlTransport {
             let encoded = String(pin.dropFirst(prefix.count))
             guard pin.hasPrefix(prefix), let digest = Data(base64Encoded: encoded) else { return false }
             return digest.count == 32 && digest.base64EncodedString() == encoded
+        }
+
+        /// Whether OpenSSL, as libcurl uses it, reads the file at `path` as certificate
+        /// authorities (a file it refuses fails every request with curl error 77); nil when
+        /// that cannot be told: libcurl not loaded, or built on another TLS library. Reads
+        /// the file, so `path` must not be a FIFO or a device.
+        package static func certificateAuthoritiesLoad(from path: String) -> Bool? {
+            switch zp_curl_ca_file_loads(path) {
+            case 1: return true
+            case 0: return false
+            default: return nil
+            }
         }
 
         /// Throws ``CurlTransportSetupError`` for options no transport can use: no room for

@@ -5,9 +5,11 @@ import ZeroPiiTransport
 
 @testable import ZeroPiiCLI
 
-/// The `--ca-file` check: a file OpenSSL takes passes, and a file it refuses whole (curl
-/// error 77) names the block, by the line it begins on. `theCheckAgreesWithOpenSSL` holds
-/// every case against OpenSSL, through libcurl.
+/// The `--ca-file` check. OpenSSL's verdict, as the transport asks it
+/// (`CurlTransport.Options.certificateAuthoritiesLoad`), is libcurl's for every file here
+/// (`openSSLsVerdictIsTheTransfersOwn`); of a refused file, ``PEMCertificateFile`` names
+/// the block at fault, by the line it begins on, where it can tell, and it finds nothing
+/// in a file that OpenSSL takes.
 struct PEMCertificateFileTests {
     /// A self-signed P-256 certificate made for these tests with Python's `cryptography`.
     static let certificate = """
@@ -20,6 +22,19 @@ struct PEMCertificateFileTests {
         SAAwRQIgBjHx2CCsCoP86STA+j7ANE6WMBX/Qf0BH6N5qGeag5gCIQCIYQMPwXwM
         uITIedf+d+uRX+ijkBjfmW2zuZn8TjoICw==
         -----END CERTIFICATE-----
+
+        """
+
+    /// An EC key encrypted the traditional way (`openssl ec -aes128`): a block with headers.
+    static let encryptedKey = """
+        -----BEGIN EC PRIVATE KEY-----
+        Proc-Type: 4,ENCRYPTED
+        DEK-Info: AES-128-CBC,781D387F3DF400A44D61693EAFCD4E9F
+
+        oxgsslzSeQQLfB4EAqmw7DJholQmMFFCL8aU5O1Sib/C/Acsy/xLcUGVl7IvAh6K
+        6vEkCOvTwPZloSj+NrHnmjOGvoL+415iXDpvMe/B4L6esGHCkNgw4hOZSCtYWiAd
+        EEvr4QYuo7TWjcISmiboxmdjnGalxqUVbkps2hzkCBo=
+        -----END EC PRIVATE KEY-----
 
         """
 
@@ -47,6 +62,10 @@ struct PEMCertificateFileTests {
             // Not a block to OpenSSL: its line does not begin with the dashes.
             ("an indented block after a certificate", certificate + " " + block(Data([0x30, 0x00]))),
             ("a trusted certificate", certificate.replacingOccurrences(of: " CERTIFICATE-----", with: " TRUSTED CERTIFICATE-----")),
+            // Found from outside: these three were refused up front, and OpenSSL takes them.
+            ("a UTF-8 byte-order mark first", "\u{FEFF}" + certificate),
+            ("an encrypted key after a certificate", certificate + encryptedKey),
+            ("no-break spaces at the ends of lines", certificate.replacingOccurrences(of: "\n", with: "\u{A0}\n")),
         ]
         + ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem"].compactMap { path in
             (try? String(contentsOfFile: path, encoding: .utf8)).map { ("the system's bundle, \(path)", $0) }
@@ -59,8 +78,9 @@ struct PEMCertificateFileTests {
         #expect(PEMCertificateFile.problem(in: Data(text.utf8)) == nil)
     }
 
-    /// Files that OpenSSL refuses, each with the problem found.
-    static let refusedFiles: [(text: String, problem: PEMCertificateFile.Problem)] = {
+    /// Files that OpenSSL refuses, each with the problem found (nil: a fault the check does
+    /// not know).
+    static let refusedFiles: [(text: String, problem: PEMCertificateFile.Problem?)] = {
         let lines = Self.certificate.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var badCharacter = lines
         badCharacter[4] = String(badCharacter[4].prefix(5)) + "!" + badCharacter[4].dropFirst(6)
@@ -92,6 +112,9 @@ struct PEMCertificateFileTests {
             // A length that claims more than 4 bytes of its own, or more than is there.
             (Self.block(Data([0x30, 0x85, 1, 0, 0, 0, 0])), .notCertificate(line: 1)),
             (Self.block(Data([0x30, 0x84, 0x7f, 0xff, 0xff, 0xff])), .notCertificate(line: 1)),
+            // Found from outside: refused by OpenSSL for reasons of its PEM reading.
+            (Self.certificate.replacingOccurrences(of: "KrgTkD", with: "\nKrgTkD"), nil),
+            (Self.certificate + "-----BEGIN X509 CRL-----\nMAMCAQU=\n-----END X509 CRL-----\n", nil),
             // A DER SEQUENCE of three elements of the wrong types.
             (Self.block(Data([0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00])), .notCertificate(line: 1)),
         ]
@@ -103,11 +126,12 @@ struct PEMCertificateFileTests {
         }
     }
 
-    /// Every file above, after the test server's own authority, given to libcurl (OpenSSL)
-    /// as its CA file: it reaches the server exactly when the check finds no problem, and
-    /// refuses the file (curl 77) otherwise.
+    /// Every file above, after the test server's own authority, given to libcurl as its CA
+    /// file: the transfer reaches the server exactly when OpenSSL's verdict is that it reads
+    /// the file, and fails with curl 77 otherwise; the check finds a problem only in files
+    /// OpenSSL refuses.
     @Test(.enabled(if: TLSTestServer.canRun, "python3 with the cryptography package is not available"))
-    func theCheckAgreesWithOpenSSL() async throws {
+    func openSSLsVerdictIsTheTransfersOwn() async throws {
         #if os(Linux)
         let server = try TLSTestServer()
         defer { server.stop() }
@@ -120,15 +144,32 @@ struct PEMCertificateFileTests {
             try Data(bundle.utf8).write(to: file)
             var options = CurlTransport.Options()
             options.trustedCertificateAuthorities = file.path
-            let problem = PEMCertificateFile.problem(in: Data(bundle.utf8))
+            let verdict = CurlTransport.Options.certificateAuthoritiesLoad(from: file.path)
+            guard let loads = verdict else {
+                Issue.record("libcurl here is not built on OpenSSL")
+                return
+            }
+            if loads { #expect(PEMCertificateFile.problem(in: Data(bundle.utf8)) == nil, "\(text.prefix(80))") }
             do {
                 let response = try await CurlTransport(options: options).send(TransportRequest(method: "POST", url: server.url, timeout: 20))
-                #expect(problem == nil && response.statusCode == 200, "\(text.prefix(80))")
+                #expect(loads && response.statusCode == 200, "\(text.prefix(80))")
             } catch let error as TransportError {
-                #expect(problem != nil && error.description == "the connection failed (curl 77)", "\(text.prefix(80)): \(error)")
+                #expect(!loads && error.description == "the connection failed (curl 77)", "\(text.prefix(80)): \(error)")
             }
         }
         #endif
+    }
+
+    /// Found from outside: files of `TRUSTED CERTIFICATE` or `X509 CERTIFICATE` blocks alone
+    /// were refused up front as holding no certificate, and OpenSSL takes them.
+    @Test func everyNameOfACertificateBlockCounts() {
+        for name in ["CERTIFICATE", "TRUSTED CERTIFICATE", "X509 CERTIFICATE"] {
+            let text = Self.certificate.replacingOccurrences(of: " CERTIFICATE-----", with: " \(name)-----")
+            #expect(PEMCertificateFile.mentionsCertificate(Data(text.utf8)), "\(name)")
+        }
+        let revocations = "-----BEGIN X509 CRL-----\nMAMCAQU=\n-----END X509 CRL-----\n"
+        #expect(!PEMCertificateFile.mentionsCertificate(Data(revocations.utf8)))
+        #expect(!PEMCertificateFile.mentionsCertificate(Data("-----BEGIN CERTIFICATE----".utf8)))
     }
 
     /// A bundle the size of a system's (150 certificates) is checked in one pass: lines

@@ -97,6 +97,11 @@ const char *zp_curl_load(void);
 unsigned int zp_curl_version_number(void);
 int zp_curl_features(void);
 
+/// Whether OpenSSL, as libcurl uses it for CURLOPT_CAINFO, reads the file at `path` as
+/// certificate authorities: 1 it does, 0 it refuses the file (a request would fail with
+/// curl error 77), -1 cannot be told (libcurl not loaded, or built on another TLS library).
+int zp_curl_ca_file_loads(const char *path);
+
 zp_curl_easy *zp_curl_easy_init(void);
 void zp_curl_easy_cleanup(zp_curl_easy *easy);
 void zp_curl_easy_reset(zp_curl_easy *easy);
