@@ -92,6 +92,7 @@ final class CSVTokenizer {
             }
             return OutputClosedError.exitStatus
         } catch let stop as any RunStop {
+            await letInFlightBatchesEnd()
             // The rows before the stop were tokenized: they are written.
             return EarlyEnd.stopped(by: stop, output: output, rejects: rejects, lastWrittenLine: lastWrittenLine)
         } catch let interrupted as Interrupted {
@@ -422,6 +423,14 @@ final class CSVTokenizer {
         }
     }
 
+    /// Lets the batches still in flight end, their answers unread, before a stopped run
+    /// returns and the process exits: exiting while libcurl's thread was in a TLS
+    /// handshake for one of them crashed the process (SIGSEGV in that thread). They end
+    /// soon: every later batch fails the way the one that stopped the run did.
+    private func letInFlightBatchesEnd() async {
+        while !inFlight.isEmpty { _ = await inFlight.removeFirst().1.value }
+    }
+
     /// Waits for every batch in flight and writes them out, oldest first.
     private func drain() async throws {
         while !inFlight.isEmpty {
@@ -457,6 +466,7 @@ final class CSVTokenizer {
             {
                 throw stop
             }
+            if let stop = unanswered.permanentStop(server: connection?.displayURL ?? "?", firstNotTokenized: "line \(first)") { throw stop }
             let reason = NetworkFailureText.describe(failure?.errorMessage ?? "the server's answer did not match the request")
             let which = first == last ? "the row on line \(first)" : "rows on lines \(first) to \(last)"
             Console.error("zeropii: \(which) could not be tokenized: \(reason) (\(connection?.displayURL ?? "?"))")

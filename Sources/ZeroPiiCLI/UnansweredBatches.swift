@@ -38,6 +38,18 @@ struct UnansweredBatches {
     /// Whether the last batch counted got no HTTP response.
     var isSuspect: Bool { inARow > 0 }
 
+    /// The stop for the batch just counted when its failure cannot change by sending again
+    /// (a certificate or pin that does not verify), nil otherwise: thrown where that
+    /// batch's answer is read, so a run whose whole input is already in flight stops at
+    /// it too, rather than reporting each batch. `firstNotTokenized` names the batch's
+    /// first line or value.
+    func permanentStop(server: String, firstNotTokenized: String) -> ServerStoppedAnswering? {
+        guard lastIsPermanent else { return nil }
+        return ServerStoppedAnswering(
+            description: "the server at \(server) cannot be reached this way (\(lastReason)). The run stopped: "
+                + "\(firstNotTokenized) and everything after it were not tokenized")
+    }
+
     /// The stop that ends the run: `server` as the messages show it, `unsent` the first
     /// part of the input that was not sent ("lines 3001", "values 4").
     func stop(server: String, unsent: String) -> ServerStoppedAnswering {

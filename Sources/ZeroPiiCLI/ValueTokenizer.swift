@@ -82,10 +82,12 @@ final class ValueTokenizer {
         } catch is OutputClosedError {
             return OutputClosedError.exitStatus
         } catch let stop as ServerStoppedAnswering {
+            await letInFlightBatchesEnd()
             // As at the end of the input: the summary, then where the input stopped.
             if case .lines = source { printSummary(started: started) }
             return EarlyEnd.stopped(by: stop, output: output, lastWrittenLine: lastWrittenLine)
         } catch let stop as any RunStop {
+            await letInFlightBatchesEnd()
             // The values before the stop were tokenized: their lines are written.
             return EarlyEnd.stopped(by: stop, output: output, lastWrittenLine: lastWrittenLine)
         } catch let interrupted as Interrupted {
@@ -223,6 +225,14 @@ final class ValueTokenizer {
         }
     }
 
+    /// Lets the batches still in flight end, their answers unread, before a stopped run
+    /// returns and the process exits: exiting while libcurl's thread was in a TLS
+    /// handshake for one of them crashed the process (SIGSEGV in that thread). They end
+    /// soon: every later batch fails the way the one that stopped the run did.
+    private func letInFlightBatchesEnd() async {
+        while !inFlight.isEmpty { _ = await inFlight.removeFirst().1.value }
+    }
+
     private func drain() async throws {
         while !inFlight.isEmpty {
             let (batch, task) = inFlight.removeFirst()
@@ -256,6 +266,9 @@ final class ValueTokenizer {
                 if let stop = connection?.refusalForTheRun(
                     status: result.httpStatusCode?.intValue, kind: result.errorKind, firstNotTokenized: "\(positionName) \(first)")
                 {
+                    throw stop
+                }
+                if let stop = unanswered.permanentStop(server: connection?.displayURL ?? "?", firstNotTokenized: "\(positionName) \(first)") {
                     throw stop
                 }
                 let which = first == last ? "\(positionName) \(first)" : "\(positionName)s \(first) to \(last)"
