@@ -126,9 +126,14 @@ struct ServerConnection {
         private static func certificateAuthorityProblem(_ file: String) -> String? {
             let shown = Console.visible(file)
             var status = stat()
-            guard stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: file) else {
-                return "--ca-file '\(shown)' is not a file this user can read"
+            guard stat(file, &status) == 0 else { return "--ca-file '\(shown)' does not exist" }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: return "--ca-file '\(shown)' is a folder, not a file"
+            // libcurl opens the file again for every new connection: a pipe would be read once.
+            default: return "--ca-file '\(shown)' is not a regular file (a pipe or a device); libcurl reads it again for every connection"
             }
+            guard let handle = FileHandle(forReadingAtPath: file) else { return "--ca-file '\(shown)' is not a file this user can read" }
             defer { try? handle.close() }
             // A bundle of every public authority is a few hundred KB.
             let limit = 64 << 20

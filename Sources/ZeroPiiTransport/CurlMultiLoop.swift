@@ -58,11 +58,49 @@ final class CurlMultiLoop: @unchecked Sendable {
         _ = zp_curl_multi_setopt_long(multi, Int32(ZP_CURLMOPT_MAXCONNECTS), connections)
         let thread = Thread { [self] in run() }
         thread.name = "ZeroPii curl transport"
+        Self.live.withLock { live in
+            if !live.exitHookInstalled {
+                // Registered after libcurl's global init, which set up OpenSSL and with it
+                // OpenSSL's own exit handler, so this one runs first (exit handlers run in
+                // reverse order).
+                atexit { CurlMultiLoop.stopEveryLoopBeforeExit() }
+                live.exitHookInstalled = true
+            }
+            live.loops[ObjectIdentifier(self)] = WeakLoop(loop: self)
+        }
         thread.start()
     }
 
     deinit {
+        _ = Self.live.withLock { $0.loops.removeValue(forKey: ObjectIdentifier(self)) }
         _ = zp_curl_multi_cleanup(multi)
+    }
+
+    // MARK: The process's exit
+
+    private final class WeakLoop: Sendable {
+        nonisolated(unsafe) weak var loop: CurlMultiLoop?
+        init(loop: CurlMultiLoop) { self.loop = loop }
+    }
+
+    /// Every loop alive in the process, and whether the exit handler is installed.
+    private static let live = Locked<(loops: [ObjectIdentifier: WeakLoop], exitHookInstalled: Bool)>(([:], false))
+
+    /// The longest the process's exit waits for the loops' threads to end their transfers.
+    static let exitWaitSeconds = 2.0
+
+    /// Stops every loop and waits, up to ``exitWaitSeconds``, for each thread to end its
+    /// transfers. Run by `exit` before OpenSSL's own exit handler: a process that exited
+    /// while a loop's thread was in a TLS handshake crashed there (SIGSEGV or SIGBUS in a
+    /// lock OpenSSL had freed), for example a command-line run stopped by a signal while
+    /// its requests were connecting.
+    static func stopEveryLoopBeforeExit() {
+        let loops = live.withLock { $0.loops.values.compactMap(\.loop) }
+        loops.forEach { $0.stop() }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(exitWaitSeconds * 1e9)
+        for loop in loops {
+            while !loop.queue.withLock({ $0.finished }), DispatchTime.now().uptimeNanoseconds < deadline { usleep(1_000) }
+        }
     }
 
     /// Hands `transfer` to the loop. False when the loop has stopped.

@@ -41,6 +41,9 @@ internal import ZeroPiiCurlShim
 ///
 /// The transport's thread ends, and its connections close, when the transport is
 /// released; a call still waiting then ends with ``TransportError/cancelled``.
+/// When the process exits (`exit`), every transport's transfers are ended the same way
+/// before OpenSSL's own exit handler runs, waiting at most 2 s for their threads: a
+/// process that exited during a TLS handshake crashed in that handshake otherwise.
 public final class CurlTransport: HTTPTransport, SelfBoundedTransport, Sendable {
     /// Internal, not private, so tests can see the loop end with its transport.
     let loop: CurlMultiLoop
