@@ -9,6 +9,12 @@ import ZeroPiiTestHelpers
 /// passing every request on): the token endpoint and the API both go through that trust.
 @Suite(.skippedUnderThreadSanitizer, .enabled(if: TLSTestServer.canRun, "python3 with the cryptography package is not available"))
 struct TLSTrustCommandLineTests {
+    /// Writes a CSV of an `email` column with `rows` addresses: three batches for 2,500.
+    private static func writeEmails(_ rows: Int, toCSV path: String) throws {
+        try Data((["email"] + (1...rows).map { "user\($0)@example.com" }).joined(separator: "\n").utf8 + [UInt8(ascii: "\n")])
+            .write(to: URL(fileURLWithPath: path))
+    }
+
     @Test func aServerOfItsOwnAuthorityIsReachedWithItsCAFileAndPinnedKey() throws {
         var configuration = MockServerConfiguration()
         configuration.clients = ["tls-test": "tls-secret"]
@@ -64,8 +70,7 @@ struct TLSTrustCommandLineTests {
     @Test func aCertificateThatDoesNotVerifyStopsTheRunAtTheFirstBatch() throws {
         let tls = try TLSTestServer()
         defer { tls.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-tls-stop-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data(((1...10_000).map { "user\($0)@example.com" }.joined(separator: "\n") + "\n").utf8)
             .write(to: URL(fileURLWithPath: directory + "/values.txt"))
@@ -93,11 +98,9 @@ struct TLSTrustCommandLineTests {
     @Test func aRunWhoseWholeInputIsInFlightStopsAtTheFirstFailureThatCannotChange() throws {
         let tls = try TLSTestServer()
         defer { tls.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-tls-stop-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try Data((["email"] + (1...2_500).map { "user\($0)@example.com" }).joined(separator: "\n").utf8 + [UInt8(ascii: "\n")])
-            .write(to: URL(fileURLWithPath: directory + "/in.csv"))
+        try Self.writeEmails(2_500, toCSV: directory + "/in.csv")
         try Data("keep\n".utf8).write(to: URL(fileURLWithPath: directory + "/out.csv"))
         let wrongPin = "sha256//" + Data(repeating: 0, count: 32).base64EncodedString()
         let run = try CommandLineTool.run(
@@ -123,11 +126,9 @@ struct TLSTrustCommandLineTests {
     @Test func aSignalWhileHandshakesFailEndsTheRunWithoutACrash() async throws {
         let tls = try TLSTestServer()
         defer { tls.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-tls-signal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try Data((["email"] + (1...2_500).map { "user\($0)@example.com" }).joined(separator: "\n").utf8 + [UInt8(ascii: "\n")])
-            .write(to: URL(fileURLWithPath: directory + "/in.csv"))
+        try Self.writeEmails(2_500, toCSV: directory + "/in.csv")
         let arguments = [
             "tokenize", "--csv", directory + "/in.csv", "--columns", "email", "--output", directory + "/out.csv", "--api-url",
             tls.baseURL.absoluteString, "--concurrency", "8",
@@ -167,8 +168,7 @@ struct TLSTrustCommandLineTests {
     }
 
     @Test func trustOptionsThatCannotBeUsedAreUsageErrors() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zeropii-tls-usage-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TokenizeCommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let api = ["--api-url", "https://tokens.example.test/", "--access-token", "t"]
         let pin = "sha256//" + Data(repeating: 1, count: 32).base64EncodedString()

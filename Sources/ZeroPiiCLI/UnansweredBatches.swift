@@ -32,8 +32,10 @@ struct UnansweredBatches {
         lastIsPermanent = NetworkFailureText.isPermanent(result.errorMessage ?? "")
     }
 
-    /// Whether the server is taken to be gone, or out of reach for good.
-    var serverIsGone: Bool { inARow >= Self.limit || lastIsPermanent }
+    /// Whether the server is taken to be gone. (A failure that cannot change stops the run
+    /// where its batch is read, by ``permanentStop(server:firstNotTokenized:)``, before
+    /// another batch is sent.)
+    var serverIsGone: Bool { inARow >= Self.limit }
 
     /// Whether the last batch counted got no HTTP response.
     var isSuspect: Bool { inARow > 0 }
@@ -53,11 +55,7 @@ struct UnansweredBatches {
     /// The stop that ends the run: `server` as the messages show it, `unsent` the first
     /// part of the input that was not sent ("lines 3001", "values 4").
     func stop(server: String, unsent: String) -> ServerStoppedAnswering {
-        if lastIsPermanent {
-            return ServerStoppedAnswering(
-                description: "the server at \(server) cannot be reached this way (\(lastReason)); \(unsent) to the end were not sent")
-        }
-        return ServerStoppedAnswering(
+        ServerStoppedAnswering(
             description: "no HTTP response from the server at \(server) to \(inARow) batches in a row (\(lastReason)); "
                 + "\(unsent) to the end were not sent")
     }

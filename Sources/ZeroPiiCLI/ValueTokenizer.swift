@@ -226,9 +226,10 @@ final class ValueTokenizer {
     }
 
     /// Lets the batches still in flight end, their answers unread, before a stopped run
-    /// returns and the process exits: exiting while libcurl's thread was in a TLS
-    /// handshake for one of them crashed the process (SIGSEGV in that thread). They end
-    /// soon: every later batch fails the way the one that stopped the run did.
+    /// returns and the process exits. They end soon: every later batch fails the way the
+    /// one that stopped the run did. Cut short at exit instead (CurlTransport ends every
+    /// transfer then), a batch's token fetch failed as cancelled and printed a line of its
+    /// own after the stop.
     private func letInFlightBatchesEnd() async {
         while !inFlight.isEmpty { _ = await inFlight.removeFirst().1.value }
     }
